@@ -1,0 +1,33 @@
+# Entry points for people and CI. Each target installs what is missing, configures once, and builds
+# incrementally, so running it twice rebuilds nothing.
+PRESET ?= $(if $(CI),ci,default)
+BUILD_DIR := build
+JOBS ?= $(shell nproc)
+SCENARIO ?= scenarios/default.json
+
+.PHONY: all deps configure build run test validate clean
+
+all: build
+
+deps:
+	@.ci/install-deps
+
+$(BUILD_DIR)/CMakeCache.txt: | deps
+	cmake --preset $(PRESET)
+
+configure: deps $(BUILD_DIR)/CMakeCache.txt
+
+build: configure
+	@cmake --build $(BUILD_DIR) -j $(JOBS)
+
+run: build
+	$(BUILD_DIR)/bin/aisim run $(SCENARIO)
+
+test: build
+	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
+
+validate: build
+	$(BUILD_DIR)/bin/aisim validate
+
+clean:
+	rm -rf $(BUILD_DIR) results

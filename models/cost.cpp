@@ -1,0 +1,36 @@
+#include "cost.hpp"
+
+namespace aisim::models {
+
+CostBreakdown compute_cost(const Scenario& sc, const GpuTimeSplit& split) {
+  CostBreakdown c;
+  c.horizon = sc.costs.horizon;
+  Dollars capex;
+  Watts gpu_power_busy, gpu_power_idle, other_power;
+  int gpus = 0;
+  for (const auto& g : sc.node_groups) {
+    capex += g.gpu_price * g.gpu_count() + g.node_price * g.count;
+    gpu_power_busy += g.gpu.power * g.gpu_count();
+    gpu_power_idle += g.gpu.power * (g.gpu_count() * kGpuIdlePowerFraction);
+    other_power += g.node_power * g.count;
+    gpus += g.gpu_count();
+  }
+  for (const auto& s : sc.storage) {
+    capex += s.enclosure_price * s.enclosures + s.drive.price * s.drive_count();
+    const Watts drive_w = s.drive.idle_power + (s.drive.active_power - s.drive.idle_power) * kDriveDutyActive;
+    other_power += s.enclosure_power * s.enclosures + drive_w * s.drive_count();
+  }
+  const double busy = split.compute; // only computing GPUs draw board power; stalled ones wait
+  const Watts gpu_power = gpu_power_busy * busy + gpu_power_idle * (1.0 - busy);
+  const Watts facility = (gpu_power + other_power) * sc.costs.pue;
+  c.capex = capex;
+  c.opex = energy_cost(facility, c.horizon, sc.costs.energy_price);
+  const double gpu_hours = gpus * c.horizon.value / 3600.0;
+  c.useful_gpu_hours = gpu_hours * split.compute;
+  c.gpu_idle = Dollars(gpu_hours * (1.0 - split.compute) * sc.costs.gpu_hour_price.value);
+  c.total = c.capex + c.opex;
+  c.usd_per_useful_gpu_hour = c.useful_gpu_hours > 0 ? c.total.value / c.useful_gpu_hours : 0.0;
+  return c;
+}
+
+} // namespace aisim::models

@@ -1,0 +1,136 @@
+// The typed scenario: what a planner describes, after parsing, unit conversion, defaults and cross-checks.
+// `resolved` keeps the same content as JSON (defaults filled in) for results.json.
+#pragma once
+
+#include "json_reader.hpp"
+#include "units.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace aisim::models {
+
+inline constexpr int kScenarioSchemaVersion = 1;
+
+struct GpuModel {
+  std::string name;
+  FlopsPerSecond peak_bf16;
+  Watts power;
+  Dollars price;
+  std::string source;
+};
+
+struct NodeGroup {
+  std::string name;
+  int count = 0;
+  int gpus_per_node = 0;
+  GpuModel gpu;
+  Dollars gpu_price;
+  int nics = 0;
+  BytesPerSecond nic_speed;
+  Bytes host_memory;
+  Watts node_power; // everything in the node but the GPUs
+  Dollars node_price;
+
+  int gpu_count() const { return count * gpus_per_node; }
+  BytesPerSecond nic_bandwidth() const { return nic_speed * nics; }
+};
+
+struct Network {
+  std::string topology;
+  Seconds latency;
+};
+
+struct DriveModel {
+  std::string name;
+  std::string source;
+  Bytes capacity;
+  BytesPerSecond read_bandwidth;
+  BytesPerSecond write_bandwidth;
+  Watts active_power;
+  Watts idle_power;
+  Dollars price;
+};
+
+struct StorageSystem {
+  std::string name;
+  std::string kind; // "jbof"
+  int enclosures = 0;
+  int drives_per_enclosure = 0;
+  DriveModel drive;
+  int ports_per_enclosure = 0;
+  BytesPerSecond port_speed;
+  Dollars enclosure_price;
+  Watts enclosure_power;
+
+  int drive_count() const { return enclosures * drives_per_enclosure; }
+  Bytes capacity() const { return drive.capacity * drive_count(); }
+  BytesPerSecond port_bandwidth() const { return port_speed * ports_per_enclosure; }
+};
+
+struct CheckpointSpec {
+  Bytes size;
+  Seconds interval;
+  std::string storage;
+  std::string mode; // "sync"
+};
+
+struct Dataset {
+  Bytes size;
+  std::string storage;
+};
+
+struct TrainingJob {
+  std::string name;
+  std::string kind; // "training"
+  std::string node_group;
+  int gpus = 0;
+  Seconds step_time; // GPU compute per step, with the data at hand
+  int64_t global_batch = 0;
+  Bytes sample_size;
+  Dataset dataset;
+  int prefetch_batches = 0;
+  CheckpointSpec checkpoint;
+  Seconds start;
+
+  Bytes batch_bytes() const { return sample_size * static_cast<double>(global_batch); }
+};
+
+struct Policies {
+  int checkpoint_keep_last = 0;
+};
+
+struct Costs {
+  Seconds horizon;
+  DollarsPerKWh energy_price;
+  double pue = 1.0;
+  DollarsPerHour gpu_hour_price;
+};
+
+struct SimulationSettings {
+  Seconds duration;
+  uint64_t seed = 0;
+  std::string fidelity; // "aggregate" or "full"
+  Seconds timeseries_resolution;
+};
+
+struct Scenario {
+  std::string file;
+  std::string name;
+  std::vector<NodeGroup> node_groups;
+  Network network;
+  std::vector<DriveModel> drives;
+  std::vector<StorageSystem> storage;
+  std::vector<TrainingJob> jobs;
+  Policies policies;
+  Costs costs;
+  SimulationSettings simulation;
+  Json resolved;
+
+  int gpu_count() const;
+  const StorageSystem* find_storage(const std::string& name) const;
+  const NodeGroup* find_node_group(const std::string& name) const;
+};
+
+} // namespace aisim::models

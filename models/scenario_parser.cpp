@@ -1,0 +1,492 @@
+#include "scenario_parser.hpp"
+
+#include "gpu_catalog.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <cerrno>
+#include <cstring>
+#include <map>
+#include <sstream>
+
+namespace aisim::models {
+namespace {
+
+constexpr int64_t kMaxCount = 10'000'000;
+
+std::optional<std::string> read_file(const std::string& path, std::string* why) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    *why = "cannot open the file (" + std::string(std::strerror(errno)) + ")";
+    return std::nullopt;
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Checks that a name used as a key or "name" is usable in results and messages.
+void check_name(const std::string& name, const std::string& ptr, Diagnostics& diag) {
+  if (name.empty())
+    diag.error(ptr, "empty name (expected a non-empty name)");
+}
+
+std::optional<DriveModel> parse_drive_fields(ObjectReader& r, const std::string& name) {
+  DriveModel d;
+  d.name = name;
+  r.accept("format");
+  r.accept("file");
+  auto label = r.text("name", name.c_str());
+  auto source = r.text("source", "unspecified");
+  auto cap = r.quantity("capacity", Dimension::bytes, nullptr);
+  auto rbw = r.quantity("read_bandwidth", Dimension::bytes_per_second, nullptr);
+  auto wbw = r.quantity("write_bandwidth", Dimension::bytes_per_second, nullptr);
+  auto pa = r.quantity("power_active", Dimension::watts, "20W");
+  auto pi = r.quantity("power_idle", Dimension::watts, "5W");
+  auto price = r.quantity("price", Dimension::dollars, nullptr, Bound::non_negative);
+  r.finish();
+  if (!label || !source || !cap || !rbw || !wbw || !pa || !pi || !price)
+    return std::nullopt;
+  d.name = *label;
+  d.source = *source;
+  d.capacity = Bytes(*cap);
+  d.read_bandwidth = BytesPerSecond(*rbw);
+  d.write_bandwidth = BytesPerSecond(*wbw);
+  d.active_power = Watts(*pa);
+  d.idle_power = Watts(*pi);
+  d.price = Dollars(*price);
+  return d;
+}
+
+// A drive entry is inline, or {"file": "drives/x.json", ...overrides}: the file's keys with the entry's own
+// keys on top. The merged object replaces the entry, so the resolved scenario is self-contained.
+std::optional<DriveModel> parse_drive(const std::string& name, Json& entry, const std::string& ptr,
+                                      const std::string& base_dir, Diagnostics& diag) {
+  if (entry.is_object() && entry.contains("file")) {
+    if (!entry["file"].is_string()) {
+      diag.error(ptr + "/file", "wrong type (expected a path to an aisim.drive/v1 file, got " +
+                                    json_excerpt(entry["file"]) + ")");
+      return std::nullopt;
+    }
+    const std::string rel = entry["file"].get<std::string>();
+    const std::string path = (std::filesystem::path(base_dir) / rel).string();
+    std::string why;
+    auto text = read_file(path, &why);
+    if (!text) {
+      diag.error(ptr + "/file", why + " (expected a readable aisim.drive/v1 file, got \"" + path + "\")");
+      return std::nullopt;
+    }
+    Diagnostics inner(path);
+    auto doc = parse_json_text(*text, inner);
+    if (doc && (!doc->is_object() || doc->value("format", "") != "aisim.drive/v1"))
+      inner.error("/format", "not a drive model file (expected \"aisim.drive/v1\", got " +
+                                 json_excerpt(doc->is_object() ? doc->value("format", Json()) : *doc) + ")");
+    for (const auto& d : inner.items())
+      diag.error(ptr + "/file", "in " + path + " at " + (d.pointer.empty() ? "/" : d.pointer) + ": " + d.message);
+    if (inner.has_errors())
+      return std::nullopt;
+    Json merged = *doc;
+    for (const auto& [k, v] : entry.items())
+      merged[k] = v;
+    entry = merged;
+  }
+  ObjectReader r(entry, ptr, diag);
+  if (!r.ok())
+    return std::nullopt;
+  return parse_drive_fields(r, name);
+}
+
+} // namespace
+
+std::optional<Json> parse_json_text(const std::string& text, Diagnostics& diag) {
+  try {
+    return Json::parse(text);
+  } catch (const Json::parse_error& e) {
+    // Turn the byte offset into a line and column a person can jump to.
+    size_t line = 1, col = 1;
+    const size_t end = std::min<size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
+    for (size_t i = 0; i < end; ++i) {
+      if (text[i] == '\n') {
+        ++line;
+        col = 1;
+      } else {
+        ++col;
+      }
+    }
+    std::string what = e.what();
+    const auto pos = what.find("parse error");
+    if (pos != std::string::npos)
+      what = what.substr(pos);
+    diag.error("", "JSON syntax error at line " + std::to_string(line) + ", column " + std::to_string(col) + ": " +
+                       what);
+    return std::nullopt;
+  }
+}
+
+bool apply_override(Json& doc, const std::string& assignment, Diagnostics& diag) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string::npos || assignment.empty() || assignment[0] != '/') {
+    diag.error("", "--set \"" + assignment + "\": expected /json/pointer=value");
+    return false;
+  }
+  const std::string ptr = assignment.substr(0, eq);
+  const std::string raw = assignment.substr(eq + 1);
+  Json value;
+  try {
+    value = Json::parse(raw);
+  } catch (const Json::parse_error&) {
+    value = raw; // not JSON: a plain string such as 3d or H100-SXM
+  }
+  try {
+    Json::json_pointer jp(ptr);
+    if (!doc.contains(jp.parent_pointer())) {
+      diag.error(ptr, "--set names a place whose parent does not exist (expected an existing object or array)");
+      return false;
+    }
+    Json& parent = doc[jp.parent_pointer()];
+    if (!parent.is_object() && !parent.is_array()) {
+      diag.error(ptr, "--set names a place inside a value that is not an object or array");
+      return false;
+    }
+    doc[jp] = value;
+  } catch (const Json::exception& e) {
+    diag.error(ptr, std::string("--set: ") + e.what());
+    return false;
+  }
+  return true;
+}
+
+LoadedScenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
+  LoadedScenario out{std::nullopt, Diagnostics(path)};
+  std::string why;
+  auto text = read_file(path, &why);
+  if (!text) {
+    out.diagnostics.error("", why);
+    return out;
+  }
+  auto doc = parse_json_text(*text, out.diagnostics);
+  if (!doc)
+    return out;
+  for (const auto& o : overrides)
+    apply_override(*doc, o, out.diagnostics);
+  if (out.diagnostics.has_errors())
+    return out;
+  const auto base = std::filesystem::path(path).parent_path().string();
+  return parse_scenario(std::move(*doc), path, base.empty() ? "." : base);
+}
+
+LoadedScenario parse_scenario(Json doc, const std::string& file, const std::string& base_dir) {
+  LoadedScenario out{std::nullopt, Diagnostics(file)};
+  Diagnostics& diag = out.diagnostics;
+  Scenario sc;
+  sc.file = file;
+  ObjectReader top(doc, "", diag);
+  if (!top.ok())
+    return out;
+
+  auto version = top.integer("schema_version", std::nullopt, kScenarioSchemaVersion, kScenarioSchemaVersion);
+  auto name = top.text("name", std::filesystem::path(file).stem().string().c_str());
+  top.text("description", "");
+  if (name)
+    sc.name = *name;
+
+  // cluster
+  std::map<std::string, int> group_index;
+  if (auto cluster = top.object("cluster", true)) {
+    Json* groups = cluster->array("node_groups", true);
+    if (groups && groups->empty())
+      diag.error(cluster->child_pointer("node_groups"), "no node groups (expected at least one)");
+    if (groups) {
+      for (size_t i = 0; i < groups->size(); ++i) {
+        ObjectReader g((*groups)[i], cluster->child_pointer("node_groups") + "/" + std::to_string(i), diag);
+        if (!g.ok())
+          continue;
+        NodeGroup ng;
+        auto gname = g.text("name", nullptr);
+        auto count = g.integer("count", std::nullopt, 1, kMaxCount);
+        auto gpn = g.integer("gpus_per_node", 8, 1, 64);
+        auto gpu = g.choice("gpu", nullptr, gpu_model_names());
+        std::optional<GpuModel> model = gpu ? find_gpu_model(*gpu) : std::nullopt;
+        const std::string default_price = model ? format_dollars(model->price) : "$0";
+        auto gprice = g.quantity("gpu_price", Dimension::dollars, default_price.c_str(), Bound::non_negative);
+        auto nics = g.integer("nics", 8, 1, 64);
+        auto nic_speed = g.quantity("nic_speed", Dimension::bytes_per_second, "400Gbps");
+        auto mem = g.quantity("host_memory", Dimension::bytes, "2TiB");
+        auto npower = g.quantity("node_power", Dimension::watts, "3kW", Bound::non_negative);
+        auto nprice = g.quantity("node_price", Dimension::dollars, "$60k", Bound::non_negative);
+        g.finish();
+        if (gname) {
+          check_name(*gname, g.child_pointer("name"), diag);
+          if (group_index.count(*gname))
+            diag.error(g.child_pointer("name"), "duplicate node group name \"" + *gname + "\" (expected unique names)");
+        }
+        if (!gname || !count || !gpn || !model || !gprice || !nics || !nic_speed || !mem || !npower || !nprice)
+          continue;
+        ng.name = *gname;
+        ng.count = static_cast<int>(*count);
+        ng.gpus_per_node = static_cast<int>(*gpn);
+        ng.gpu = *model;
+        ng.gpu_price = Dollars(*gprice);
+        ng.nics = static_cast<int>(*nics);
+        ng.nic_speed = BytesPerSecond(*nic_speed);
+        ng.host_memory = Bytes(*mem);
+        ng.node_power = Watts(*npower);
+        ng.node_price = Dollars(*nprice);
+        group_index[ng.name] = static_cast<int>(sc.node_groups.size());
+        sc.node_groups.push_back(ng);
+      }
+    }
+    cluster->finish();
+  }
+
+  // network
+  if (auto net = top.object("network", false)) {
+    auto topo = net->choice("topology", "single_switch", {"single_switch"});
+    auto lat = net->quantity("latency", Dimension::seconds, "2us", Bound::non_negative);
+    net->finish();
+    if (topo && lat)
+      sc.network = Network{*topo, Seconds(*lat)};
+  }
+
+  // drives
+  std::vector<std::string> drive_names;
+  if (auto drives = top.object("drives", false)) {
+    if (drives->ok()) {
+      for (auto& [dname, entry] : doc["drives"].items()) {
+        drives->accept(dname);
+        drive_names.push_back(dname);
+        if (auto d = parse_drive(dname, entry, drives->child_pointer(dname), base_dir, diag)) {
+          d->name = dname;
+          sc.drives.push_back(*d);
+        }
+      }
+    }
+    drives->finish();
+  }
+
+  // storage
+  std::vector<std::string> storage_names;
+  if (auto storage = top.object("storage", true)) {
+    if (storage->ok()) {
+      if (doc["storage"].empty())
+        diag.error("/storage", "no storage systems (expected at least one named system)");
+      for (auto& [sname, entry] : doc["storage"].items()) {
+        storage->accept(sname);
+        storage_names.push_back(sname);
+        ObjectReader s(entry, storage->child_pointer(sname), diag);
+        if (!s.ok())
+          continue;
+        StorageSystem sys;
+        sys.name = sname;
+        auto kind = s.choice("kind", nullptr, {"jbof"});
+        auto enc = s.integer("enclosures", std::nullopt, 1, kMaxCount);
+        auto dpe = s.integer("drives_per_enclosure", std::nullopt, 1, 1024);
+        auto bays = s.integer("bays_per_enclosure", 24, 1, 1024);
+        auto drive = s.reference("drive", drive_names, "drive models under /drives");
+        auto ports = s.integer("ports_per_enclosure", 2, 1, 64);
+        auto pspeed = s.quantity("port_speed", Dimension::bytes_per_second, "200Gbps");
+        auto eprice = s.quantity("enclosure_price", Dimension::dollars, "$25k", Bound::non_negative);
+        auto epower = s.quantity("enclosure_power", Dimension::watts, "600W", Bound::non_negative);
+        s.finish();
+        if (dpe && bays && *dpe > *bays)
+          diag.error(s.child_pointer("drives_per_enclosure"),
+                     "more drives than bays (expected at most " + std::to_string(*bays) + ", got " +
+                         std::to_string(*dpe) + ")");
+        if (!kind || !enc || !dpe || !drive || !ports || !pspeed || !eprice || !epower)
+          continue;
+        sys.kind = *kind;
+        sys.enclosures = static_cast<int>(*enc);
+        sys.drives_per_enclosure = static_cast<int>(*dpe);
+        for (const auto& d : sc.drives)
+          if (d.name == *drive)
+            sys.drive = d;
+        if (sys.drive.name.empty())
+          continue; // the drive itself had errors, already reported
+        sys.ports_per_enclosure = static_cast<int>(*ports);
+        sys.port_speed = BytesPerSecond(*pspeed);
+        sys.enclosure_price = Dollars(*eprice);
+        sys.enclosure_power = Watts(*epower);
+        sc.storage.push_back(sys);
+      }
+    }
+    storage->finish();
+  }
+
+  // workloads
+  std::vector<std::string> group_names;
+  for (const auto& g : sc.node_groups)
+    group_names.push_back(g.name);
+  Json* workloads = top.array("workloads", true);
+  std::map<std::string, int> gpus_used_per_group;
+  std::vector<std::string> job_names;
+  if (workloads) {
+    for (size_t i = 0; i < workloads->size(); ++i) {
+      const std::string wptr = "/workloads/" + std::to_string(i);
+      ObjectReader w((*workloads)[i], wptr, diag);
+      if (!w.ok())
+        continue;
+      TrainingJob job;
+      auto jname = w.text("name", nullptr);
+      auto kind = w.choice("kind", nullptr, {"training"});
+      std::optional<std::string> group;
+      if (group_names.size() == 1 && !w.has("node_group")) {
+        group = w.text("node_group", group_names[0].c_str());
+      } else {
+        group = w.reference("node_group", group_names, "node groups under /cluster/node_groups");
+      }
+      auto gpus = w.integer("gpus", std::nullopt, 1, kMaxCount);
+      auto step = w.quantity("step_time", Dimension::seconds, nullptr);
+      auto batch = w.integer("global_batch", std::nullopt, 1, int64_t(1) << 40);
+      auto sample = w.quantity("sample_size", Dimension::bytes, nullptr);
+      auto prefetch = w.integer("prefetch_batches", 2, 0, 1024);
+      auto start = w.quantity("start", Dimension::seconds, "0s", Bound::non_negative);
+      std::optional<Dataset> dataset;
+      if (auto ds = w.object("dataset", true)) {
+        auto size = ds->quantity("size", Dimension::bytes, nullptr);
+        auto where = ds->reference("storage", storage_names, "storage systems under /storage");
+        ds->finish();
+        if (size && where)
+          dataset = Dataset{Bytes(*size), *where};
+      }
+      std::optional<CheckpointSpec> ckpt;
+      if (auto c = w.object("checkpoint", true)) {
+        std::optional<double> size;
+        if (c->has("size") || !c->has("parameters")) {
+          size = c->quantity("size", Dimension::bytes, nullptr);
+          if (c->has("parameters"))
+            diag.error(c->child_pointer("parameters"),
+                       "give either size or parameters, not both (expected one way to size a checkpoint)");
+          c->accept("parameters");
+          c->accept("bytes_per_parameter");
+        } else {
+          auto params = c->number("parameters", std::nullopt, 1.0, 1e15);
+          auto bpp = c->number("bytes_per_parameter", 14.0, 0.1, 64.0);
+          if (params && bpp)
+            size = *params * *bpp;
+        }
+        auto interval = c->quantity("interval", Dimension::seconds, nullptr);
+        auto where = c->reference("storage", storage_names, "storage systems under /storage");
+        auto mode = c->choice("mode", "sync", {"sync"});
+        c->finish();
+        if (size && interval && where && mode)
+          ckpt = CheckpointSpec{Bytes(*size), Seconds(*interval), *where, *mode};
+      }
+      w.finish();
+      if (jname) {
+        check_name(*jname, wptr + "/name", diag);
+        for (const auto& n : job_names)
+          if (n == *jname)
+            diag.error(wptr + "/name", "duplicate workload name \"" + *jname + "\" (expected unique names)");
+        job_names.push_back(*jname);
+      }
+      if (!jname || !kind || !group || !gpus || !step || !batch || !sample || !prefetch || !start || !dataset ||
+          !ckpt)
+        continue;
+      const NodeGroup* ng = nullptr;
+      for (const auto& g : sc.node_groups)
+        if (g.name == *group)
+          ng = &g;
+      if (!ng)
+        continue;
+      const int nodes = static_cast<int>((*gpus + ng->gpus_per_node - 1) / ng->gpus_per_node);
+      gpus_used_per_group[*group] += nodes * ng->gpus_per_node;
+      if (gpus_used_per_group[*group] > ng->gpu_count())
+        diag.error(wptr + "/gpus", "more GPUs than node group \"" + *group + "\" has free (expected at most " +
+                                       std::to_string(ng->gpu_count() - (gpus_used_per_group[*group] -
+                                                                         nodes * ng->gpus_per_node)) +
+                                       ", got " + std::to_string(*gpus) + ")");
+      if (*gpus % ng->gpus_per_node != 0)
+        diag.error(wptr + "/gpus", "not a whole number of nodes (expected a multiple of " +
+                                       std::to_string(ng->gpus_per_node) + " GPUs per node, got " +
+                                       std::to_string(*gpus) + ")");
+      job.name = *jname;
+      job.kind = *kind;
+      job.node_group = *group;
+      job.gpus = static_cast<int>(*gpus);
+      job.step_time = Seconds(*step);
+      job.global_batch = *batch;
+      job.sample_size = Bytes(*sample);
+      job.prefetch_batches = static_cast<int>(*prefetch);
+      job.start = Seconds(*start);
+      job.dataset = *dataset;
+      job.checkpoint = *ckpt;
+      sc.jobs.push_back(job);
+    }
+  }
+
+  if (auto pol = top.object("policies", false)) {
+    auto keep = pol->integer("checkpoint_keep_last", 2, 1, 1000000);
+    pol->finish();
+    if (keep)
+      sc.policies.checkpoint_keep_last = static_cast<int>(*keep);
+  }
+
+  if (auto costs = top.object("costs", false)) {
+    auto horizon = costs->quantity("horizon", Dimension::seconds, "3y");
+    auto energy = costs->quantity("energy_price", Dimension::dollars_per_kwh, "$0.12/kWh", Bound::non_negative);
+    auto pue = costs->number("pue", 1.3, 1.0, 5.0);
+    auto gh = costs->quantity("gpu_hour_price", Dimension::dollars_per_hour, "$2.50/h", Bound::non_negative);
+    costs->finish();
+    if (horizon && energy && pue && gh)
+      sc.costs = Costs{Seconds(*horizon), DollarsPerKWh(*energy), *pue, DollarsPerHour(*gh)};
+  }
+
+  if (auto sim = top.object("simulation", false)) {
+    auto duration = sim->quantity("duration", Dimension::seconds, "7d");
+    auto seed = sim->integer("seed", 1, 0, int64_t(1) << 53);
+    auto fidelity = sim->choice("fidelity", "aggregate", {"aggregate", "full"});
+    auto res = sim->quantity("timeseries_resolution", Dimension::seconds, "1h");
+    sim->finish();
+    if (duration && seed && fidelity && res)
+      sc.simulation = SimulationSettings{Seconds(*duration), static_cast<uint64_t>(*seed), *fidelity, Seconds(*res)};
+  }
+  top.finish();
+  (void)version;
+
+  // Cross-checks that need several sections.
+  for (size_t i = 0; i < sc.jobs.size(); ++i) {
+    const auto& job = sc.jobs[i];
+    const std::string wptr = "/workloads/" + std::to_string(i);
+    const StorageSystem* ds = sc.find_storage(job.dataset.storage);
+    if (ds && job.dataset.size > ds->capacity())
+      diag.error(wptr + "/dataset/size", "dataset larger than storage \"" + ds->name + "\" (expected at most " +
+                                             format_bytes(ds->capacity()) + ", got " + format_bytes(job.dataset.size) +
+                                             ")");
+    const StorageSystem* cs = sc.find_storage(job.checkpoint.storage);
+    if (cs && job.checkpoint.size > cs->capacity())
+      diag.error(wptr + "/checkpoint/size", "checkpoint larger than storage \"" + cs->name +
+                                                "\" (expected at most " + format_bytes(cs->capacity()) + ", got " +
+                                                format_bytes(job.checkpoint.size) + ")");
+    if (job.start >= sc.simulation.duration && sc.simulation.duration.value > 0)
+      diag.warn(wptr + "/start", "the job starts after the simulation ends; it contributes nothing");
+  }
+
+  if (diag.has_errors())
+    return out;
+  sc.resolved = std::move(doc);
+  out.scenario = std::move(sc);
+  return out;
+}
+
+int Scenario::gpu_count() const {
+  int n = 0;
+  for (const auto& g : node_groups)
+    n += g.gpu_count();
+  return n;
+}
+
+const StorageSystem* Scenario::find_storage(const std::string& n) const {
+  for (const auto& s : storage)
+    if (s.name == n)
+      return &s;
+  return nullptr;
+}
+
+const NodeGroup* Scenario::find_node_group(const std::string& n) const {
+  for (const auto& g : node_groups)
+    if (g.name == n)
+      return &g;
+  return nullptr;
+}
+
+} // namespace aisim::models
