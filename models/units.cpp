@@ -265,7 +265,9 @@ std::string format_rate(BytesPerSecond r) { return format_scaled(r.value, "B/s")
 std::string format_duration(Seconds s) {
   char buf[64];
   const double v = s.value;
-  if (v >= 86400.0)
+  if (v >= 31536000.0)
+    std::snprintf(buf, sizeof buf, "%.3g y", v / 31536000.0);
+  else if (v >= 86400.0)
     std::snprintf(buf, sizeof buf, "%.3g d", v / 86400.0);
   else if (v >= 3600.0)
     std::snprintf(buf, sizeof buf, "%.3g h", v / 3600.0);

@@ -1,0 +1,55 @@
+// What the engine records while it runs: per-job GPU-time by state, checkpoint write times, and per-storage
+// transfers and occupancy. Plain data; results_json.cpp turns it into results.json and timeseries.csv.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace aisim::sim {
+
+// A stretch of a job's time. Within a training phase compute and data stalls interleave step by step, so a
+// segment carries the fractions of its GPU-time in each state rather than a single state.
+struct JobSegment {
+  double start_s = 0, end_s = 0;
+  double compute = 0, data_stall = 0, checkpoint_stall = 0;
+};
+
+struct JobMetrics {
+  int64_t steps = 0;
+  double compute_gpu_s = 0;
+  double data_stall_gpu_s = 0;
+  double checkpoint_stall_gpu_s = 0;
+  std::vector<double> checkpoint_write_s;
+  std::vector<JobSegment> segments;
+  double end_s = 0;
+};
+
+enum class IoDirection { read, write };
+
+// One striped transfer between GPU nodes and a storage system, at its average rate over its lifetime.
+struct TransferRecord {
+  double start_s = 0, end_s = 0, bytes = 0;
+  IoDirection direction = IoDirection::read;
+};
+
+struct StorageMetrics {
+  double read_bytes = 0;
+  double write_bytes = 0;
+  double used_bytes = 0;
+  double peak_used_bytes = 0;
+  std::vector<TransferRecord> transfers;
+
+  void add_used(double bytes);
+};
+
+struct Metrics {
+  std::vector<JobMetrics> jobs;
+  std::vector<StorageMetrics> storage;
+  uint64_t activities = 0; // SimGrid activities started (comms, I/Os, sleeps): the event count reported
+};
+
+// Highest summed rate of overlapping transfers in one direction, in bytes per second.
+double peak_rate_Bps(const std::vector<TransferRecord>& transfers, IoDirection direction);
+
+} // namespace aisim::sim

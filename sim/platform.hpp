@@ -1,0 +1,44 @@
+// Turns a scenario's cluster and storage into SimGrid hosts, links, disks and routes. The only place that
+// converts model units to SimGrid's SI doubles for the platform.
+#pragma once
+
+#include "models/scenario.hpp"
+
+#include <simgrid/s4u.hpp>
+
+#include <string>
+#include <vector>
+
+namespace aisim::sim {
+
+// A set of identical GPU nodes doing the same thing: one node at fidelity "full", all of a job's nodes in one
+// node group at fidelity "aggregate" (one host whose NIC link carries the set's summed bandwidth).
+struct NodeSet {
+  std::string name;
+  int group = -1;
+  int job = -1;
+  int nodes = 0;
+  int gpus = 0;
+  simgrid::s4u::Host* host = nullptr;
+};
+
+struct Enclosure {
+  int storage = -1;
+  simgrid::s4u::Host* host = nullptr;
+  std::vector<simgrid::s4u::Disk*> drives;
+};
+
+struct Platform {
+  std::vector<NodeSet> node_sets;
+  std::vector<Enclosure> enclosures;
+  std::vector<std::vector<int>> enclosures_of_storage; // by storage index
+  std::vector<std::vector<int>> node_sets_of_job;      // by job index
+};
+
+// Network settings for datacenter fabrics (RDMA / NVMe-oF): CM02 without TCP window or cross-traffic effects.
+// Must run before the platform is built.
+void configure_engine(simgrid::s4u::Engine& engine);
+
+Platform build_platform(const models::Scenario& sc);
+
+} // namespace aisim::sim

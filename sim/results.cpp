@@ -1,0 +1,255 @@
+#include "results.hpp"
+
+#include "version_info.hpp"
+
+#include "models/cost.hpp"
+#include "models/stats.hpp"
+#include "models/units.hpp"
+
+#include <simgrid/s4u.hpp>
+#include <simgrid/version.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+namespace aisim::sim {
+
+using models::Json;
+
+namespace {
+
+struct Split {
+  double compute = 0, data = 0, checkpoint = 0, failure = 0, idle = 0;
+};
+
+Json split_json(const Split& s) {
+  return Json{{"data", s.data}, {"checkpoint", s.checkpoint}, {"failure", s.failure}, {"idle", s.idle}};
+}
+
+// Fractions of `gpu_s` GPU-seconds; idle is what is left, so the five always sum to one.
+Split make_split(double compute, double data, double ckpt, double gpu_s) {
+  Split s;
+  if (gpu_s <= 0)
+    return s;
+  s.compute = compute / gpu_s;
+  s.data = data / gpu_s;
+  s.checkpoint = ckpt / gpu_s;
+  s.idle = std::max(0.0, 1.0 - s.compute - s.data - s.checkpoint - s.failure);
+  return s;
+}
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+} // namespace
+
+Json build_results(const models::Scenario& sc, const RunOutput& run) {
+  const double T = run.simulated_s;
+  Json r;
+  r["schema_version"] = kResultsSchemaVersion;
+  r["scenario"] = sc.resolved;
+  r["provenance"] = {{"aisim_version", kAisimVersion},
+                     {"git_commit", kGitCommit},
+                     {"simgrid_version", std::to_string(SIMGRID_VERSION_MAJOR) + "." +
+                                             std::to_string(SIMGRID_VERSION_MINOR) + "." +
+                                             std::to_string(SIMGRID_VERSION_PATCH)},
+                     {"seed", sc.simulation.seed}};
+
+  double compute = 0, data = 0, ckpt = 0;
+  Json jobs = Json::array();
+  for (size_t j = 0; j < sc.jobs.size(); ++j) {
+    const auto& job = sc.jobs[j];
+    const auto& jm = run.metrics.jobs[j];
+    compute += jm.compute_gpu_s;
+    data += jm.data_stall_gpu_s;
+    ckpt += jm.checkpoint_stall_gpu_s;
+    const double life_gpu_s = job.gpus * std::max(0.0, T - job.start.value);
+    const Split s = make_split(jm.compute_gpu_s, jm.data_stall_gpu_s, jm.checkpoint_stall_gpu_s, life_gpu_s);
+    const auto w = models::summarize(jm.checkpoint_write_s);
+    jobs.push_back({{"name", job.name},
+                    {"kind", job.kind},
+                    {"gpus", job.gpus},
+                    {"utilization", s.compute},
+                    {"stall", split_json(s)},
+                    {"steps", jm.steps},
+                    {"step_s", job.step_time.value},
+                    {"data_demand_Bps", job.batch_bytes().value / job.step_time.value},
+                    {"checkpoints",
+                     {{"count", jm.checkpoint_write_s.size()},
+                      {"size_bytes", job.checkpoint.size.value},
+                      {"storage", job.checkpoint.storage},
+                      {"write_s", {{"mean", w.mean}, {"p50", w.p50}, {"p99", w.p99}, {"max", w.max}}}}}});
+  }
+  const double cluster_gpu_s = sc.gpu_count() * T;
+  const Split g = make_split(compute, data, ckpt, cluster_gpu_s);
+  r["gpu"] = {{"count", sc.gpu_count()}, {"utilization", g.compute}, {"stall", split_json(g)}};
+  r["jobs"] = jobs;
+
+  Json storage = Json::array();
+  for (size_t s = 0; s < sc.storage.size(); ++s) {
+    const auto& sys = sc.storage[s];
+    const auto& sm = run.metrics.storage[s];
+    storage.push_back({{"name", sys.name},
+                       {"kind", sys.kind},
+                       {"read_bytes", sm.read_bytes},
+                       {"write_bytes", sm.write_bytes},
+                       {"peak_read_Bps", peak_rate_Bps(sm.transfers, IoDirection::read)},
+                       {"peak_write_Bps", peak_rate_Bps(sm.transfers, IoDirection::write)},
+                       {"capacity_bytes", sys.capacity().value},
+                       {"peak_used_bytes", sm.peak_used_bytes},
+                       {"drives", sys.drive_count()},
+                       {"data_services", Json::array()}});
+  }
+  r["storage"] = storage;
+
+  models::GpuTimeSplit split{g.compute, g.data, g.checkpoint, g.failure, g.idle};
+  const auto c = models::compute_cost(sc, split);
+  r["cost"] = {{"horizon_s", c.horizon.value},
+               {"capex_usd", c.capex.value},
+               {"opex_usd", c.opex.value},
+               {"gpu_idle_usd", c.gpu_idle.value},
+               {"total_usd", c.total.value},
+               {"useful_gpu_hours", c.useful_gpu_hours},
+               {"usd_per_useful_gpu_hour", c.usd_per_useful_gpu_hour}};
+
+  Json warnings = Json::array();
+  for (size_t s = 0; s < sc.storage.size(); ++s)
+    if (run.metrics.storage[s].peak_used_bytes > sc.storage[s].capacity().value)
+      warnings.push_back("storage \"" + sc.storage[s].name + "\" would need " +
+                         models::format_bytes(models::Bytes(run.metrics.storage[s].peak_used_bytes)) + " but holds " +
+                         models::format_bytes(sc.storage[s].capacity()) +
+                         "; lower policies.checkpoint_keep_last or add drives");
+  for (size_t j = 0; j < sc.jobs.size(); ++j) {
+    const auto& w = run.metrics.jobs[j].checkpoint_write_s;
+    if (!w.empty() && models::summarize(w).mean > sc.jobs[j].checkpoint.interval.value)
+      warnings.push_back("job \"" + sc.jobs[j].name + "\" spends longer writing each checkpoint than training "
+                         "between them; lengthen its checkpoint interval or speed up its checkpoint storage");
+  }
+  r["warnings"] = warnings;
+  r["sim"] = {{"simulated_s", T}, {"wall_s", run.wall_s}, {"events", run.metrics.activities}};
+  return r;
+}
+
+std::string build_timeseries_csv(const models::Scenario& sc, const RunOutput& run) {
+  const double step = sc.simulation.timeseries_resolution.value;
+  const auto bins = static_cast<size_t>(std::ceil(run.simulated_s / step));
+  const size_t ns = sc.storage.size();
+  std::vector<double> compute(bins), data(bins), ckpt(bins);
+  std::vector<std::vector<double>> rd(ns, std::vector<double>(bins)), wr(ns, std::vector<double>(bins));
+  // Spreads `amount` uniformly over [a, b) into the bins it overlaps.
+  auto spread = [&](std::vector<double>& v, double a, double b, double amount) {
+    if (b <= a)
+      return;
+    for (auto i = static_cast<size_t>(a / step); i < bins && i * step < b; ++i) {
+      const double lo = std::max(a, i * step), hi = std::min(b, (i + 1) * step);
+      if (hi > lo)
+        v[i] += amount * (hi - lo) / (b - a);
+    }
+  };
+  for (size_t j = 0; j < sc.jobs.size(); ++j) {
+    const double gpus = sc.jobs[j].gpus;
+    for (const auto& seg : run.metrics.jobs[j].segments) {
+      const double gpu_s = gpus * (seg.end_s - seg.start_s);
+      spread(compute, seg.start_s, seg.end_s, gpu_s * seg.compute);
+      spread(data, seg.start_s, seg.end_s, gpu_s * seg.data_stall);
+      spread(ckpt, seg.start_s, seg.end_s, gpu_s * seg.checkpoint_stall);
+    }
+  }
+  for (size_t s = 0; s < ns; ++s)
+    for (const auto& t : run.metrics.storage[s].transfers)
+      spread(t.direction == IoDirection::read ? rd[s] : wr[s], t.start_s, t.end_s,
+             t.bytes);
+  std::string out = "time_s,gpu_utilization,stall_data,stall_checkpoint,stall_failure,idle";
+  for (const auto& s : sc.storage)
+    out += "," + s.name + "_read_Bps," + s.name + "_write_Bps";
+  out += "\n";
+  const double gpus = sc.gpu_count();
+  for (size_t i = 0; i < bins; ++i) {
+    const double width = std::min(step, run.simulated_s - i * step);
+    const double cap = gpus * width;
+    const double u = compute[i] / cap, d = data[i] / cap, c = ckpt[i] / cap;
+    out += fmt("%.0f", i * step) + "," + fmt("%.6f", u) + "," + fmt("%.6f", d) + "," + fmt("%.6f", c) + ",0," +
+           fmt("%.6f", std::max(0.0, 1.0 - u - d - c));
+    for (size_t s = 0; s < ns; ++s)
+      out += "," + fmt("%.6g", rd[s][i] / width) + "," + fmt("%.6g", wr[s][i] / width);
+    out += "\n";
+  }
+  return out;
+}
+
+std::string format_summary(const Json& r, const std::string& results_path) {
+  using models::Bytes;
+  using models::BytesPerSecond;
+  using models::Seconds;
+  std::string o;
+  const auto& g = r["gpu"];
+  const auto pct = [](double v) { return fmt("%5.1f %%", 100.0 * v); };
+  o += "aisim " + r["provenance"]["aisim_version"].get<std::string>() + ": " +
+       r["scenario"]["name"].get<std::string>() + ", " + std::to_string(g["count"].get<int>()) + " GPUs, " +
+       models::format_duration(Seconds(r["sim"]["simulated_s"].get<double>())) + " simulated in " +
+       fmt("%.2f s", r["sim"]["wall_s"].get<double>()) + " (" + std::to_string(r["sim"]["events"].get<uint64_t>()) +
+       " events)\n\n";
+  o += "GPU time\n";
+  o += "  computing (utilization)  " + pct(g["utilization"]) + "\n";
+  o += "  data stall               " + pct(g["stall"]["data"]) + "\n";
+  o += "  checkpoint stall         " + pct(g["stall"]["checkpoint"]) + "\n";
+  o += "  failure                  " + pct(g["stall"]["failure"]) + "\n";
+  o += "  idle                     " + pct(g["stall"]["idle"]) + "\n\n";
+  o += "job                   GPUs   util     steps  ckpts  ckpt write mean / p99\n";
+  for (const auto& j : r["jobs"]) {
+    char buf[256];
+    const auto& w = j["checkpoints"]["write_s"];
+    std::snprintf(buf, sizeof buf, "  %-18s %6d  %5.1f%% %9lld  %5zu  %s / %s\n", j["name"].get<std::string>().c_str(),
+                  j["gpus"].get<int>(), 100.0 * j["utilization"].get<double>(),
+                  static_cast<long long>(j["steps"].get<int64_t>()), j["checkpoints"]["count"].get<size_t>(),
+                  models::format_duration(Seconds(w["mean"].get<double>())).c_str(),
+                  models::format_duration(Seconds(w["p99"].get<double>())).c_str());
+    o += buf;
+  }
+  o += "\nstorage               read      written   peak read    peak write   peak used / capacity\n";
+  for (const auto& s : r["storage"]) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "  %-14s %10s %10s %12s %12s   %s / %s\n", s["name"].get<std::string>().c_str(),
+                  models::format_bytes(Bytes(s["read_bytes"])).c_str(),
+                  models::format_bytes(Bytes(s["write_bytes"])).c_str(),
+                  models::format_rate(BytesPerSecond(s["peak_read_Bps"])).c_str(),
+                  models::format_rate(BytesPerSecond(s["peak_write_Bps"])).c_str(),
+                  models::format_bytes(Bytes(s["peak_used_bytes"])).c_str(),
+                  models::format_bytes(Bytes(s["capacity_bytes"])).c_str());
+    o += buf;
+  }
+  const auto& c = r["cost"];
+  o += "\ncost over " + models::format_duration(Seconds(c["horizon_s"])) + "\n";
+  o += "  capex (GPUs, nodes, storage)   " + fmt("$%14.0f", c["capex_usd"]) + "\n";
+  o += "  energy                         " + fmt("$%14.0f", c["opex_usd"]) + "\n";
+  o += "  total                          " + fmt("$%14.0f", c["total_usd"]) + "\n";
+  o += "  per useful GPU-hour            " + fmt("$%14.2f", c["usd_per_useful_gpu_hour"]) + "\n";
+  o += "  value of stalled GPU-hours     " + fmt("$%14.0f", c["gpu_idle_usd"]) + "  (at the GPU-hour price)\n";
+  for (const auto& w : r["warnings"])
+    o += "\nwarning: " + w.get<std::string>() + "\n";
+  o += "\nresults: " + results_path + "\n";
+  return o;
+}
+
+void write_file_atomically(const std::string& path, const std::string& content) {
+  const std::filesystem::path p(path);
+  const auto tmp = p.parent_path() / ("." + p.filename().string() + ".tmp");
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f)
+      throw std::runtime_error("cannot write " + tmp.string());
+    f << content;
+    f.flush();
+    if (!f)
+      throw std::runtime_error("cannot write " + tmp.string());
+  }
+  std::filesystem::rename(tmp, p);
+}
+
+} // namespace aisim::sim

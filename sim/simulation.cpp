@@ -1,0 +1,54 @@
+#include "simulation.hpp"
+
+#include "platform.hpp"
+#include "training_job.hpp"
+
+#include <xbt/log.h>
+
+#include <chrono>
+
+namespace aisim::sim {
+
+namespace sg4 = simgrid::s4u;
+
+RunOutput run_simulation(const models::Scenario& sc, Progress& progress) {
+  const auto wall0 = std::chrono::steady_clock::now();
+  // SimGrid's own INFO lines (configuration changes) would mix with our output; keep only its warnings.
+  xbt_log_control_set("root.thresh:warning");
+  int argc = 1;
+  char name[] = "aisim";
+  char* argv[] = {name, nullptr};
+  sg4::Engine engine(&argc, argv);
+  configure_engine(engine);
+  const Platform platform = build_platform(sc);
+
+  RunOutput out;
+  Metrics& m = out.metrics;
+  m.jobs.resize(sc.jobs.size());
+  m.storage.resize(sc.storage.size());
+  // Datasets are staged before the simulated period starts.
+  for (const auto& job : sc.jobs)
+    for (size_t s = 0; s < sc.storage.size(); ++s)
+      if (sc.storage[s].name == job.dataset.storage)
+        m.storage[s].add_used(job.dataset.size.value);
+
+  for (size_t j = 0; j < sc.jobs.size(); ++j) {
+    auto* host = platform.node_sets[platform.node_sets_of_job[j].front()].host;
+    sg4::Actor::create(sc.jobs[j].name, host, TrainingJob(sc, static_cast<int>(j), platform, m));
+  }
+
+  // Run in slices so progress can be reported; the slices do not change the simulation.
+  const double duration = sc.simulation.duration.value;
+  constexpr int kSlices = 100;
+  for (int i = 1; i <= kSlices; ++i) {
+    engine.run_until(duration * i / kSlices);
+    progress.update(sg4::Engine::get_clock(), static_cast<double>(i) / kSlices);
+  }
+  engine.run(); // let phases that straddle the end finish, so every GPU-second is accounted for
+  out.simulated_s = std::max(duration, sg4::Engine::get_clock());
+  out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  progress.finish();
+  return out;
+}
+
+} // namespace aisim::sim

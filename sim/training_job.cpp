@@ -1,0 +1,113 @@
+#include "training_job.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace aisim::sim {
+
+namespace sg4 = simgrid::s4u;
+
+namespace {
+int storage_index(const models::Scenario& sc, const std::string& name) {
+  for (size_t i = 0; i < sc.storage.size(); ++i)
+    if (sc.storage[i].name == name)
+      return static_cast<int>(i);
+  return -1;
+}
+} // namespace
+
+TrainingJob::TrainingJob(const models::Scenario& sc, int job, const Platform& platform, Metrics& metrics)
+    : sc_(&sc), job_(&sc.jobs[job]), platform_(&platform), metrics_(&metrics), jm_(&metrics.jobs[job]) {}
+
+int TrainingJob::dataset_storage() const { return storage_index(*sc_, job_->dataset.storage); }
+int TrainingJob::checkpoint_storage() const { return storage_index(*sc_, job_->checkpoint.storage); }
+
+std::vector<Flow> TrainingJob::flows(double bytes) const {
+  std::vector<Flow> out;
+  const int job_index = static_cast<int>(job_ - sc_->jobs.data());
+  for (int ns : platform_->node_sets_of_job[job_index])
+    out.push_back({ns, bytes * platform_->node_sets[ns].gpus / job_->gpus});
+  return out;
+}
+
+void TrainingJob::add_segment(double start_s, double compute_gpu_s, double data_gpu_s, double ckpt_gpu_s) {
+  const double end_s = sg4::Engine::get_clock();
+  const double total = compute_gpu_s + data_gpu_s + ckpt_gpu_s;
+  jm_->compute_gpu_s += compute_gpu_s;
+  jm_->data_stall_gpu_s += data_gpu_s;
+  jm_->checkpoint_stall_gpu_s += ckpt_gpu_s;
+  if (total > 0)
+    jm_->segments.push_back({start_s, end_s, compute_gpu_s / total, data_gpu_s / total, ckpt_gpu_s / total});
+}
+
+void TrainingJob::run_phase(int64_t steps, int64_t buffered) {
+  const double t0 = sg4::Engine::get_clock();
+  const double compute_s = static_cast<double>(steps) * job_->step_time.value;
+  const double read_bytes = static_cast<double>(std::max<int64_t>(0, steps - buffered)) * job_->batch_bytes().value;
+  Transfer read(*platform_, dataset_storage(), IoDirection::read, flows(read_bytes), *metrics_);
+  if (job_->prefetch_batches == 0)
+    read.wait(); // without prefetch, loading and compute take turns
+  sg4::this_actor::sleep_for(compute_s);
+  ++metrics_->activities;
+  read.wait();
+  const double elapsed = sg4::Engine::get_clock() - t0;
+  jm_->steps += steps;
+  add_segment(t0, compute_s * job_->gpus, std::max(0.0, elapsed - compute_s) * job_->gpus, 0.0);
+}
+
+void TrainingJob::run_checkpoint() {
+  const double t0 = sg4::Engine::get_clock();
+  const double size = job_->checkpoint.size.value;
+  auto& ckpt_sm = metrics_->storage[checkpoint_storage()];
+  ckpt_sm.add_used(size); // space is taken when the write starts; the oldest is deleted once the new one is whole
+  Transfer write(*platform_, checkpoint_storage(), IoDirection::write, flows(size), *metrics_);
+  const double refill = job_->prefetch_batches * job_->batch_bytes().value;
+  Transfer prefetch(*platform_, dataset_storage(), IoDirection::read, flows(refill), *metrics_);
+  write.wait();
+  const double write_s = sg4::Engine::get_clock() - t0;
+  prefetch.wait();
+  const double elapsed = sg4::Engine::get_clock() - t0;
+  jm_->checkpoint_write_s.push_back(write_s);
+  live_checkpoints_.push_back(size);
+  while (static_cast<int>(live_checkpoints_.size()) > sc_->policies.checkpoint_keep_last) {
+    ckpt_sm.add_used(-live_checkpoints_.front());
+    live_checkpoints_.pop_front();
+  }
+  add_segment(t0, 0.0, (elapsed - write_s) * job_->gpus, write_s * job_->gpus);
+}
+
+void TrainingJob::operator()() {
+  const double end_s = sc_->simulation.duration.value;
+  const double step_s = job_->step_time.value;
+  sg4::this_actor::sleep_until(job_->start.value);
+  const int64_t steps_per_ckpt = std::max<int64_t>(1, static_cast<int64_t>(job_->checkpoint.interval.value / step_s));
+  // The loader fills its prefetch buffer before the first step can run.
+  int64_t buffered = 0;
+  if (job_->prefetch_batches > 0 && sg4::Engine::get_clock() + step_s <= end_s) {
+    const double t0 = sg4::Engine::get_clock();
+    Transfer fill(*platform_, dataset_storage(), IoDirection::read,
+                  flows(job_->prefetch_batches * job_->batch_bytes().value), *metrics_);
+    fill.wait();
+    add_segment(t0, 0.0, (sg4::Engine::get_clock() - t0) * job_->gpus, 0.0);
+    buffered = job_->prefetch_batches;
+  }
+  int64_t since_ckpt = 0;
+  while (true) {
+    const double remaining = end_s - sg4::Engine::get_clock();
+    const auto fit = static_cast<int64_t>(std::floor(remaining / step_s + 1e-9));
+    if (fit <= 0)
+      break;
+    const int64_t steps = std::min(steps_per_ckpt - since_ckpt, fit);
+    run_phase(steps, buffered);
+    buffered = 0;
+    since_ckpt += steps;
+    if (since_ckpt == steps_per_ckpt && sg4::Engine::get_clock() < end_s) {
+      run_checkpoint();
+      since_ckpt = 0;
+      buffered = job_->prefetch_batches;
+    }
+  }
+  jm_->end_s = sg4::Engine::get_clock();
+}
+
+} // namespace aisim::sim

@@ -1,0 +1,41 @@
+// The actor that replays one data-parallel training job: training phases between checkpoints, each a fluid
+// read of the phase's batches beside the phase's compute, and synchronous checkpoint writes. Per-step detail is
+// derived inside a phase rather than simulated step by step (see "Performance design" in DESIGN.md).
+#pragma once
+
+#include "metrics.hpp"
+#include "platform.hpp"
+#include "transfer.hpp"
+
+#include "models/scenario.hpp"
+
+#include <deque>
+#include <vector>
+
+namespace aisim::sim {
+
+class TrainingJob {
+public:
+  TrainingJob(const models::Scenario& sc, int job, const Platform& platform, Metrics& metrics);
+  void operator()();
+
+private:
+  // Runs `steps` steps; `buffered` batches are already in host memory.
+  void run_phase(int64_t steps, int64_t buffered);
+  // Writes a checkpoint while the loader refills its prefetch buffer.
+  void run_checkpoint();
+  // Splits bytes over the job's node sets in proportion to their GPUs (data-parallel ranks share evenly).
+  std::vector<Flow> flows(double bytes) const;
+  int dataset_storage() const;
+  int checkpoint_storage() const;
+  void add_segment(double start_s, double compute_gpu_s, double data_gpu_s, double ckpt_gpu_s);
+
+  const models::Scenario* sc_;
+  const models::TrainingJob* job_;
+  const Platform* platform_;
+  Metrics* metrics_;
+  JobMetrics* jm_;
+  std::deque<double> live_checkpoints_;
+};
+
+} // namespace aisim::sim

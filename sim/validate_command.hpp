@@ -1,0 +1,18 @@
+// `aisim validate`: runs each case under validation/ in its own `aisim run` process and compares the chosen
+// results.json metrics with the case's reference values.
+#pragma once
+
+#include <string>
+
+namespace aisim::sim {
+
+struct ValidateCommand {
+  std::string only_case;
+  std::string dir;
+  std::string self; // argv[0], used when /proc/self/exe is unavailable
+};
+
+// 0 when every check passes, 1 when any fails, 2 when a case file is malformed or a case is unknown.
+int validate_command(const ValidateCommand& cmd);
+
+} // namespace aisim::sim
