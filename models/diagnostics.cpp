@@ -1,6 +1,7 @@
 #include "diagnostics.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 namespace aisim::models {
 
@@ -16,7 +17,9 @@ std::string Diagnostics::format(bool warnings) const {
     for (const auto& d : items_) {
       if (d.warning != want_warning)
         continue;
-      out += file_ + ":" + d.pointer + ": " + (d.warning ? "warning: " : "") + d.message + "\n";
+      // The root pointer is "", which would print as "FILE:: ..."; a whole-file problem prints as "FILE: ...".
+      out += file_ + (d.pointer.empty() ? "" : ":" + d.pointer) + ": " + (d.warning ? "warning: " : "") + d.message +
+             "\n";
     }
   }
   return out;
@@ -40,8 +43,19 @@ size_t edit_distance(std::string_view a, std::string_view b) {
 std::string closest_match(std::string_view word, const std::vector<std::string>& candidates) {
   std::string best;
   size_t best_d = std::max<size_t>(2, word.size() / 3) + 1;
+  const auto lower = [](std::string_view s) {
+    std::string out(s);
+    for (auto& ch : out)
+      ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return out;
+  };
+  const std::string w = lower(word);
   for (const auto& c : candidates) {
-    const size_t d = edit_distance(word, c);
+    const std::string lc = lower(c);
+    size_t d = edit_distance(w, lc);
+    // A name given short ("H100" for "H100-SXM") is a better guess than one at a small edit distance.
+    if (w.size() >= 2 && (lc.starts_with(w) || w.starts_with(lc)))
+      d = std::min<size_t>(d, 1);
     if (d < best_d) {
       best_d = d;
       best = c;

@@ -18,6 +18,7 @@ class Diagnostics {
 public:
   explicit Diagnostics(std::string file = {}) : file_(std::move(file)) {}
 
+  void add(Diagnostic d) { items_.push_back(std::move(d)); }
   void error(std::string pointer, std::string message) { items_.push_back({std::move(pointer), std::move(message)}); }
   void warn(std::string pointer, std::string message) {
     items_.push_back({std::move(pointer), std::move(message), true});

@@ -2,6 +2,7 @@
 
 #include "gpu_catalog.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <cerrno>
@@ -113,10 +114,13 @@ std::optional<Json> parse_json_text(const std::string& text, Diagnostics& diag) 
         ++col;
       }
     }
+    // nlohmann's text repeats the position ("[json.exception.parse_error.101] parse error at line 4, column 11:
+    // ..."); keep only the explanation after it.
     std::string what = e.what();
-    const auto pos = what.find("parse error");
-    if (pos != std::string::npos)
-      what = what.substr(pos);
+    const auto at = what.find("column ");
+    const auto colon = at == std::string::npos ? std::string::npos : what.find(": ", at);
+    if (colon != std::string::npos)
+      what = what.substr(colon + 2);
     diag.error("", "JSON syntax error at line " + std::to_string(line) + ", column " + std::to_string(col) + ": " +
                        what);
     return std::nullopt;
@@ -169,10 +173,14 @@ LoadedScenario load_scenario(const std::string& path, const std::vector<std::str
     return out;
   for (const auto& o : overrides)
     apply_override(*doc, o, out.diagnostics);
-  if (out.diagnostics.has_errors())
-    return out;
+  // Validate even when an override could not be applied, so every problem is reported in one run.
   const auto base = std::filesystem::path(path).parent_path().string();
-  return parse_scenario(std::move(*doc), path, base.empty() ? "." : base);
+  auto parsed = parse_scenario(std::move(*doc), path, base.empty() ? "." : base);
+  if (!out.diagnostics.has_errors())
+    return parsed;
+  for (const auto& d : parsed.diagnostics.items())
+    out.diagnostics.add(d);
+  return out;
 }
 
 LoadedScenario parse_scenario(Json doc, const std::string& file, const std::string& base_dir) {
@@ -184,14 +192,20 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
   if (!top.ok())
     return out;
 
-  auto version = top.integer("schema_version", std::nullopt, kScenarioSchemaVersion, kScenarioSchemaVersion);
+  if (doc.contains("schema_version") && doc["schema_version"] != kScenarioSchemaVersion) {
+    top.accept("schema_version");
+    diag.error("/schema_version", "unsupported schema version (expected " + std::to_string(kScenarioSchemaVersion) +
+                                      ", got " + json_excerpt(doc["schema_version"]) + ")");
+  } else {
+    top.integer("schema_version", std::nullopt, kScenarioSchemaVersion, kScenarioSchemaVersion);
+  }
   auto name = top.text("name", std::filesystem::path(file).stem().string().c_str());
   top.text("description", "");
   if (name)
     sc.name = *name;
 
   // cluster
-  std::map<std::string, int> group_index;
+  std::vector<std::string> group_names; // every named group, valid or not, so references to it do not cascade
   if (auto cluster = top.object("cluster", true)) {
     Json* groups = cluster->array("node_groups", true);
     if (groups && groups->empty())
@@ -217,8 +231,9 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
         g.finish();
         if (gname) {
           check_name(*gname, g.child_pointer("name"), diag);
-          if (group_index.count(*gname))
+          if (std::find(group_names.begin(), group_names.end(), *gname) != group_names.end())
             diag.error(g.child_pointer("name"), "duplicate node group name \"" + *gname + "\" (expected unique names)");
+          group_names.push_back(*gname);
         }
         if (!gname || !count || !gpn || !model || !gprice || !nics || !nic_speed || !mem || !npower || !nprice)
           continue;
@@ -232,7 +247,6 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
         ng.host_memory = Bytes(*mem);
         ng.node_power = Watts(*npower);
         ng.node_price = Dollars(*nprice);
-        group_index[ng.name] = static_cast<int>(sc.node_groups.size());
         sc.node_groups.push_back(ng);
       }
     }
@@ -313,9 +327,6 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
   }
 
   // workloads
-  std::vector<std::string> group_names;
-  for (const auto& g : sc.node_groups)
-    group_names.push_back(g.name);
   Json* workloads = top.array("workloads", true);
   std::map<std::string, int> gpus_used_per_group;
   std::vector<std::string> job_names;
@@ -441,7 +452,6 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
       sc.simulation = SimulationSettings{Seconds(*duration), static_cast<uint64_t>(*seed), *fidelity, Seconds(*res)};
   }
   top.finish();
-  (void)version;
 
   // Cross-checks that need several sections.
   for (size_t i = 0; i < sc.jobs.size(); ++i) {

@@ -81,6 +81,11 @@ void TrainingJob::operator()() {
   const double step_s = job_->step_time.value;
   sg4::this_actor::sleep_until(job_->start.value);
   const int64_t steps_per_ckpt = std::max<int64_t>(1, static_cast<int64_t>(job_->checkpoint.interval.value / step_s));
+  // A data-bound phase lasts longer than its compute, and by how much is only known once it ran; capping a
+  // phase at one time-series bin of compute bounds how far the last one can run past the end, and keeps the
+  // time series sharp.
+  const int64_t max_phase_steps =
+      std::max<int64_t>(1, static_cast<int64_t>(sc_->simulation.timeseries_resolution.value / step_s));
   // The loader fills its prefetch buffer before the first step can run.
   int64_t buffered = 0;
   if (job_->prefetch_batches > 0 && sg4::Engine::get_clock() + step_s <= end_s) {
@@ -97,7 +102,7 @@ void TrainingJob::operator()() {
     const auto fit = static_cast<int64_t>(std::floor(remaining / step_s + 1e-9));
     if (fit <= 0)
       break;
-    const int64_t steps = std::min(steps_per_ckpt - since_ckpt, fit);
+    const int64_t steps = std::min({steps_per_ckpt - since_ckpt, fit, max_phase_steps});
     run_phase(steps, buffered);
     buffered = 0;
     since_ckpt += steps;

@@ -1,0 +1,22 @@
+# A bad scenario (or a good one with bad --set overrides) must exit with status 2, print exactly NAME.expected on stderr, and write nothing.
+# NAME.set, when present, holds one --set assignment per line, applied on the command line.
+file(REMOVE_RECURSE "${OUT}")
+set(extra)
+if(EXISTS "${NAME}.set")
+  file(STRINGS "${NAME}.set" sets)
+  foreach(s ${sets})
+    list(APPEND extra --set "${s}")
+  endforeach()
+endif()
+execute_process(COMMAND "${AISIM}" run "${NAME}.json" --out "${OUT}" --progress none ${extra} RESULT_VARIABLE rc
+                OUTPUT_VARIABLE out ERROR_VARIABLE err)
+file(READ "${NAME}.expected" expected)
+if(NOT rc EQUAL 2)
+  message(FATAL_ERROR "expected exit status 2, got ${rc}\nstderr:\n${err}")
+endif()
+if(NOT err STREQUAL expected)
+  message(FATAL_ERROR "stderr differs from ${NAME}.expected\n--- expected\n${expected}--- got\n${err}")
+endif()
+if(EXISTS "${OUT}")
+  message(FATAL_ERROR "a bad scenario left output in ${OUT}")
+endif()

@@ -1,0 +1,135 @@
+#include "models/scenario_parser.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace aisim::models;
+
+namespace {
+
+// The smallest valid scenario; tests break one thing at a time.
+Json base() {
+  return Json::parse(R"({
+    "schema_version": 1,
+    "cluster": {"node_groups": [{"name": "g", "count": 2, "gpu": "H100-SXM"}]},
+    "drives": {"d": {"capacity": "7.68TB", "read_bandwidth": "7GB/s", "write_bandwidth": "7GB/s", "price": "$1000"}},
+    "storage": {"hot": {"kind": "jbof", "enclosures": 1, "drives_per_enclosure": 4, "drive": "d"}},
+    "workloads": [{"name": "j", "kind": "training", "gpus": 16, "step_time": "1s", "global_batch": 8,
+                   "sample_size": "1MB", "dataset": {"size": "1TB", "storage": "hot"},
+                   "checkpoint": {"size": "100GB", "interval": "10min", "storage": "hot"}}]
+  })");
+}
+
+std::string errors_of(Json doc) {
+  auto r = parse_scenario(std::move(doc), "s.json", ".");
+  CHECK_FALSE(r.scenario.has_value());
+  return r.diagnostics.format(false);
+}
+
+} // namespace
+
+TEST_CASE("a minimal scenario parses and its defaults are filled in", "[scenario]") {
+  auto r = parse_scenario(base(), "s.json", ".");
+  INFO(r.diagnostics.format(true));
+  REQUIRE(r.scenario.has_value());
+  const Scenario& sc = *r.scenario;
+  CHECK(sc.gpu_count() == 16);
+  CHECK(sc.node_groups[0].nic_bandwidth().value == 8 * 50e9);
+  CHECK(sc.storage[0].capacity().value == 4 * 7.68e12);
+  CHECK(sc.storage[0].port_bandwidth().value == 2 * 25e9);
+  CHECK(sc.jobs[0].batch_bytes().value == 8e6);
+  CHECK(sc.simulation.duration.value == 7 * 86400.0);
+  CHECK(sc.simulation.fidelity == "aggregate");
+  CHECK(sc.resolved["simulation"]["duration"] == "7d");
+  CHECK(sc.resolved["network"]["latency"] == "2us");
+  CHECK(sc.resolved["workloads"][0]["prefetch_batches"] == 2);
+  CHECK(sc.resolved["cluster"]["node_groups"][0]["gpu_price"] == "$30000.00");
+  // The resolved document is itself a valid scenario that parses to the same thing.
+  auto again = parse_scenario(sc.resolved, "s.json", ".");
+  REQUIRE(again.scenario.has_value());
+  CHECK(again.scenario->resolved == sc.resolved);
+}
+
+TEST_CASE("checkpoint size from parameters x bytes per parameter", "[scenario]") {
+  Json doc = base();
+  doc["workloads"][0]["checkpoint"].erase("size");
+  doc["workloads"][0]["checkpoint"]["parameters"] = 70e9;
+  auto r = parse_scenario(doc, "s.json", ".");
+  REQUIRE(r.scenario.has_value());
+  CHECK(r.scenario->jobs[0].checkpoint.size.value == 70e9 * 14); // fp16 weights + fp32 Adam states
+}
+
+TEST_CASE("every problem is reported, each with its pointer", "[scenario]") {
+  Json doc = base();
+  doc["storage"]["hot"]["port_speed"] = 400;                    // bare number
+  doc["cluster"]["node_groups"][0]["nic_sped"] = "400Gbps";     // typo
+  doc["workloads"][0]["dataset"]["storage"] = "hott";           // dangling reference
+  doc["simulation"] = {{"duration", "7 days"}};                 // bad unit
+  const std::string e = errors_of(doc);
+  CHECK(e == "s.json:/cluster/node_groups/0/nic_sped: unknown key, did you mean \"nic_speed\"? (expected one of "
+             "\"name\", \"count\", \"gpus_per_node\", \"gpu\", \"gpu_price\", \"nics\", \"nic_speed\", "
+             "\"host_memory\", \"node_power\" or \"node_price\")\n"
+             "s.json:/storage/hot/port_speed: a bare number has no unit (expected a rate with a unit like "
+             "\"400Gbps\", \"50GB/s\" or \"3.2GiB/s\", got 400)\n"
+             "s.json:/workloads/0/dataset/storage: names \"hott\", which is not defined, did you mean \"hot\"? "
+             "(expected one of the storage systems under /storage: \"hot\")\n"
+             "s.json:/simulation/duration: unknown unit \"days\" (expected a duration with a unit like \"30min\", "
+             "\"2h\", \"7d\", \"3y\" or \"8us\", got \"7 days\")\n");
+}
+
+TEST_CASE("cross-checks between sections", "[scenario]") {
+  SECTION("dataset larger than its storage") {
+    Json doc = base();
+    doc["workloads"][0]["dataset"]["size"] = "1PB";
+    CHECK(errors_of(doc) == "s.json:/workloads/0/dataset/size: dataset larger than storage \"hot\" (expected at "
+                            "most 30.7 TB, got 1 PB)\n");
+  }
+  SECTION("more GPUs than the group has") {
+    Json doc = base();
+    doc["workloads"][0]["gpus"] = 24;
+    CHECK(errors_of(doc) == "s.json:/workloads/0/gpus: more GPUs than node group \"g\" has free (expected at most "
+                            "16, got 24)\n");
+  }
+  SECTION("more drives than bays") {
+    Json doc = base();
+    doc["storage"]["hot"]["drives_per_enclosure"] = 30;
+    CHECK(errors_of(doc) == "s.json:/storage/hot/drives_per_enclosure: more drives than bays (expected at most 24, "
+                            "got 30)\n");
+  }
+  SECTION("zero bandwidth") {
+    Json doc = base();
+    doc["drives"]["d"]["write_bandwidth"] = "0GB/s";
+    CHECK(errors_of(doc) == "s.json:/drives/d/write_bandwidth: must be greater than zero (expected a rate with a "
+                            "unit like \"400Gbps\", \"50GB/s\" or \"3.2GiB/s\", got \"0GB/s\")\n");
+  }
+}
+
+TEST_CASE("set overrides are applied before validation", "[scenario]") {
+  Json doc = base();
+  Diagnostics d("s.json");
+  CHECK(apply_override(doc, "/workloads/0/gpus=8", d));
+  CHECK(apply_override(doc, "/simulation=\"x\"", d)); // replaces a whole object: validation catches it
+  CHECK(apply_override(doc, "/workloads/0/name=llama", d)); // not JSON: kept as a string
+  CHECK_FALSE(apply_override(doc, "/nope/deeper=1", d));
+  CHECK_FALSE(apply_override(doc, "no-pointer", d));
+  CHECK(doc["workloads"][0]["gpus"] == 8);
+  CHECK(doc["workloads"][0]["name"] == "llama");
+  CHECK(d.format(false) == "s.json:/nope/deeper: --set names a place whose parent does not exist (expected an "
+                           "existing object or array)\ns.json: --set \"no-pointer\": expected /json/pointer=value\n");
+  CHECK(errors_of(doc) == "s.json:/simulation: wrong type (expected an object, got \"x\")\n");
+}
+
+TEST_CASE("syntax errors give line and column", "[scenario]") {
+  Diagnostics d("s.json");
+  CHECK_FALSE(parse_json_text("{\n  \"a\": 1,\n  \"b\" 2\n}", d).has_value());
+  REQUIRE(d.items().size() == 1);
+  CHECK(d.items()[0].message == "JSON syntax error at line 3, column 7: syntax error while parsing object separator - unexpected number literal; expected ':'");
+}
+
+TEST_CASE("the shipped scenarios parse", "[scenario]") {
+  auto r = load_scenario(std::string(AISIM_SOURCE_DIR) + "/scenarios/default.json");
+  INFO(r.diagnostics.format(true));
+  REQUIRE(r.scenario.has_value());
+  CHECK(r.scenario->gpu_count() == 512);
+  CHECK(r.scenario->storage[0].drive.write_bandwidth.value == 7e9); // from the drive file
+  CHECK(r.scenario->resolved["drives"]["gen4-tlc"]["capacity"] == "7.68TB");
+}

@@ -1,0 +1,172 @@
+// Test helper: checks results.json against the results contract (schema_version 1), or compares two results.
+//   aisim_results_check contract RESULTS.json
+//   aisim_results_check same A.json B.json          identical apart from sim.wall_s
+//   aisim_results_check agree A.json B.json TOL     key metrics within a relative tolerance
+#include "models/json_reader.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+using aisim::models::Json;
+
+namespace {
+
+int failures = 0;
+
+void fail(const std::string& what) {
+  std::printf("FAIL: %s\n", what.c_str());
+  ++failures;
+}
+
+const Json* need(const Json& j, const std::string& ptr, bool (Json::*is)() const noexcept) {
+  const Json::json_pointer p(ptr);
+  if (!j.contains(p)) {
+    fail("missing " + ptr);
+    return nullptr;
+  }
+  const Json& v = j.at(p);
+  if (!(v.*is)()) {
+    fail("wrong type at " + ptr + ": " + v.dump());
+    return nullptr;
+  }
+  return &v;
+}
+
+void need_fraction(const Json& j, const std::string& ptr) {
+  if (const Json* v = need(j, ptr, &Json::is_number)) {
+    const double x = v->get<double>();
+    if (x < 0 || x > 1)
+      fail(ptr + " is not a fraction: " + v->dump());
+  }
+}
+
+void need_non_negative(const Json& j, const std::string& ptr) {
+  if (const Json* v = need(j, ptr, &Json::is_number); v && v->get<double>() < 0)
+    fail(ptr + " is negative: " + v->dump());
+}
+
+// utilization + the four stall causes cover all GPU time.
+void need_split(const Json& j, const std::string& base) {
+  for (const char* k : {"data", "checkpoint", "failure", "idle"})
+    need_fraction(j, base + "/stall/" + k);
+  need_fraction(j, base + "/utilization");
+  if (failures)
+    return;
+  const Json& s = j.at(Json::json_pointer(base + "/stall"));
+  const double sum = j.at(Json::json_pointer(base + "/utilization")).get<double>() + s["data"].get<double>() +
+                     s["checkpoint"].get<double>() + s["failure"].get<double>() + s["idle"].get<double>();
+  if (std::fabs(sum - 1.0) > 1e-9)
+    fail(base + ": utilization and stalls sum to " + std::to_string(sum) + ", not 1");
+}
+
+int contract(const Json& r) {
+  if (need(r, "/schema_version", &Json::is_number_integer) && r["schema_version"] != 1)
+    fail("schema_version is not 1");
+  need(r, "/scenario", &Json::is_object);
+  need(r, "/scenario/schema_version", &Json::is_number_integer);
+  for (const char* k : {"/provenance/aisim_version", "/provenance/git_commit", "/provenance/simgrid_version"})
+    need(r, k, &Json::is_string);
+  need(r, "/provenance/seed", &Json::is_number_integer);
+  if (r.contains("provenance") && r["provenance"].value("simgrid_version", "").rfind("3.32", 0) != 0)
+    fail("simgrid_version is not 3.32.x");
+  need(r, "/gpu/count", &Json::is_number_integer);
+  need_split(r, "/gpu");
+  if (const Json* jobs = need(r, "/jobs", &Json::is_array)) {
+    if (jobs->empty())
+      fail("no jobs");
+    for (size_t i = 0; i < jobs->size(); ++i) {
+      const std::string b = "/jobs/" + std::to_string(i);
+      need(r, b + "/name", &Json::is_string);
+      need(r, b + "/kind", &Json::is_string);
+      need(r, b + "/gpus", &Json::is_number_integer);
+      need(r, b + "/steps", &Json::is_number_integer);
+      need_split(r, b);
+      need(r, b + "/checkpoints/count", &Json::is_number_integer);
+      for (const char* k : {"mean", "p50", "p99", "max"})
+        need_non_negative(r, b + "/checkpoints/write_s/" + k);
+    }
+  }
+  if (const Json* st = need(r, "/storage", &Json::is_array)) {
+    for (size_t i = 0; i < st->size(); ++i) {
+      const std::string b = "/storage/" + std::to_string(i);
+      need(r, b + "/name", &Json::is_string);
+      need(r, b + "/kind", &Json::is_string);
+      for (const char* k : {"read_bytes", "write_bytes", "peak_read_Bps", "peak_write_Bps", "capacity_bytes",
+                            "peak_used_bytes"})
+        need_non_negative(r, b + "/" + k);
+    }
+  }
+  for (const char* k : {"horizon_s", "capex_usd", "opex_usd", "gpu_idle_usd", "total_usd", "usd_per_useful_gpu_hour"})
+    need_non_negative(r, std::string("/cost/") + k);
+  if (!failures) {
+    const auto& c = r["cost"];
+    const double sum = c["capex_usd"].get<double>() + c["opex_usd"].get<double>();
+    if (std::fabs(sum - c["total_usd"].get<double>()) > 1e-6 * std::max(1.0, sum))
+      fail("cost.total_usd is not capex_usd + opex_usd");
+  }
+  for (const char* k : {"/sim/simulated_s", "/sim/wall_s", "/sim/events"})
+    need_non_negative(r, k);
+  return failures ? 1 : 0;
+}
+
+bool close(double a, double b, double tol) {
+  return std::fabs(a - b) <= tol * std::max({std::fabs(a), std::fabs(b), 1e-12}) || std::fabs(a - b) < 1e-9;
+}
+
+int agree(const Json& a, const Json& b, double tol) {
+  std::vector<std::string> ptrs{"/gpu/utilization", "/gpu/stall/data", "/gpu/stall/checkpoint", "/gpu/stall/idle"};
+  for (size_t i = 0; i < a["jobs"].size(); ++i) {
+    const std::string j = "/jobs/" + std::to_string(i);
+    ptrs.insert(ptrs.end(), {j + "/utilization", j + "/steps", j + "/checkpoints/count", j + "/checkpoints/write_s/mean",
+                             j + "/checkpoints/write_s/max"});
+  }
+  for (size_t i = 0; i < a["storage"].size(); ++i) {
+    const std::string s = "/storage/" + std::to_string(i);
+    ptrs.insert(ptrs.end(), {s + "/read_bytes", s + "/write_bytes", s + "/peak_write_Bps"});
+  }
+  for (const auto& p : ptrs) {
+    const double x = a.at(Json::json_pointer(p)).get<double>();
+    const double y = b.at(Json::json_pointer(p)).get<double>();
+    std::printf("%-40s %14.6g %14.6g\n", p.c_str(), x, y);
+    // Stall fractions are small; compare them as shares of all GPU time, others relatively.
+    const bool fraction = p.find("/stall/") != std::string::npos;
+    if (fraction ? std::fabs(x - y) > tol : !close(x, y, tol))
+      fail(p + " differs: " + std::to_string(x) + " vs " + std::to_string(y));
+  }
+  return failures ? 1 : 0;
+}
+
+Json load(const char* path) {
+  std::ifstream in(path);
+  Json j = Json::parse(in, nullptr, false);
+  if (j.is_discarded()) {
+    std::printf("FAIL: %s is not valid JSON\n", path);
+    std::exit(1);
+  }
+  return j;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  const std::string mode = argc > 1 ? argv[1] : "";
+  if (mode == "contract" && argc == 3)
+    return contract(load(argv[2]));
+  if (mode == "same" && argc == 4) {
+    Json a = load(argv[2]), b = load(argv[3]);
+    a["sim"].erase("wall_s");
+    b["sim"].erase("wall_s");
+    if (a.dump(2) != b.dump(2)) {
+      std::printf("FAIL: results differ beyond sim.wall_s\n");
+      return 1;
+    }
+    return 0;
+  }
+  if (mode == "agree" && argc == 5)
+    return agree(load(argv[2]), load(argv[3]), std::stod(argv[4]));
+  std::fprintf(stderr, "usage: aisim_results_check contract R | same A B | agree A B TOL\n");
+  return 2;
+}

@@ -1,0 +1,15 @@
+# Runs one scenario in its own process and checks its results.json against the contract.
+file(REMOVE_RECURSE "${OUT}")
+execute_process(COMMAND "${AISIM}" run "${SCENARIO}" --out "${OUT}" --progress none RESULT_VARIABLE rc
+                OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "aisim run ${SCENARIO} exited ${rc}\n${out}\n${err}")
+endif()
+execute_process(COMMAND "${CHECK}" contract "${OUT}/results.json" RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "results contract broken for ${SCENARIO}:\n${out}${err}")
+endif()
+if(NOT EXISTS "${OUT}/timeseries.csv")
+  message(FATAL_ERROR "no timeseries.csv beside results.json")
+endif()
