@@ -4,6 +4,7 @@ PRESET ?= $(if $(CI),ci,default)
 BUILD_DIR := build
 JOBS ?= $(shell nproc)
 SCENARIO ?= scenarios/default.json
+MAKEFLAGS += --no-print-directory
 
 .PHONY: all deps configure build run test validate clean
 

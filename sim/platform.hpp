@@ -12,7 +12,8 @@
 namespace aisim::sim {
 
 // A set of identical GPU nodes doing the same thing: one node at fidelity "full", all of a job's nodes in one
-// node group at fidelity "aggregate" (one host whose NIC link carries the set's summed bandwidth).
+// node group at fidelity "aggregate" (one host whose NIC link carries the set's summed bandwidth). Both levels
+// model the same bandwidths; tests/CMakeLists.txt checks that they agree.
 struct NodeSet {
   std::string name;
   int group = -1;
@@ -22,6 +23,7 @@ struct NodeSet {
   simgrid::s4u::Host* host = nullptr;
 };
 
+// An enclosure's disks: one per drive at fidelity "full", one standing for all its drives at "aggregate".
 struct Enclosure {
   int storage = -1;
   simgrid::s4u::Host* host = nullptr;
