@@ -116,7 +116,8 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
                {"gpu_idle_usd", c.gpu_idle.value},
                {"total_usd", c.total.value},
                {"useful_gpu_hours", c.useful_gpu_hours},
-               {"usd_per_useful_gpu_hour", c.usd_per_useful_gpu_hour}};
+               // No useful GPU-hour has no price: null rather than a misleading 0.
+               {"usd_per_useful_gpu_hour", c.useful_gpu_hours > 0 ? Json(c.usd_per_useful_gpu_hour) : Json()}};
 
   Json warnings = Json::array();
   for (size_t s = 0; s < sc.storage.size(); ++s)
@@ -229,7 +230,10 @@ std::string format_summary(const Json& r, const std::string& results_path) {
   o += "  capex (GPUs, nodes, storage)   " + fmt("$%14.0f", c["capex_usd"]) + "\n";
   o += "  energy                         " + fmt("$%14.0f", c["opex_usd"]) + "\n";
   o += "  total                          " + fmt("$%14.0f", c["total_usd"]) + "\n";
-  o += "  per useful GPU-hour            " + fmt("$%14.2f", c["usd_per_useful_gpu_hour"]) + "\n";
+  o += "  per useful GPU-hour            " +
+       (c["usd_per_useful_gpu_hour"].is_null() ? std::string("  n/a (no GPU computed)")
+                                               : fmt("$%14.2f", c["usd_per_useful_gpu_hour"])) +
+       "\n";
   o += "  value of stalled GPU-hours     " + fmt("$%14.0f", c["gpu_idle_usd"]) + "  (at the GPU-hour price)\n";
   for (const auto& w : r["warnings"])
     o += "\nwarning: " + w.get<std::string>() + "\n";

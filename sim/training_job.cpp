@@ -79,6 +79,8 @@ void TrainingJob::run_checkpoint() {
 void TrainingJob::operator()() {
   const double end_s = sc_->simulation.duration.value;
   const double step_s = job_->step_time.value;
+  if (job_->start.value >= end_s)
+    return; // starts after the simulated period: nothing to replay (the parser warned)
   sg4::this_actor::sleep_until(job_->start.value);
   const int64_t steps_per_ckpt = std::max<int64_t>(1, static_cast<int64_t>(job_->checkpoint.interval.value / step_s));
   // A data-bound phase lasts longer than its compute, and by how much is only known once it ran; capping a

@@ -99,8 +99,12 @@ int contract(const Json& r) {
         need_non_negative(r, b + "/" + k);
     }
   }
-  for (const char* k : {"horizon_s", "capex_usd", "opex_usd", "gpu_idle_usd", "total_usd", "usd_per_useful_gpu_hour"})
+  for (const char* k : {"horizon_s", "capex_usd", "opex_usd", "gpu_idle_usd", "total_usd"})
     need_non_negative(r, std::string("/cost/") + k);
+  // null exactly when no GPU computed (a useful GPU-hour then has no price)
+  if (r.contains("cost") && !(r["cost"].contains("usd_per_useful_gpu_hour") && r["cost"]["usd_per_useful_gpu_hour"].is_null() &&
+                              r["gpu"].value("utilization", 1.0) == 0.0))
+    need_non_negative(r, "/cost/usd_per_useful_gpu_hour");
   if (!failures) {
     const auto& c = r["cost"];
     const double sum = c["capex_usd"].get<double>() + c["opex_usd"].get<double>();
