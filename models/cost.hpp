@@ -17,10 +17,10 @@ struct GpuTimeSplit {
 
 struct CostBreakdown {
   Seconds horizon;
-  Dollars capex;        // everything bought, written off over the horizon
-  Dollars opex;         // energy (IT power x PUE x price) over the horizon
-  Dollars gpu_idle;     // GPU-hours not computing x gpu_hour_price: the value lost to stalls and idling
-  Dollars total;        // capex + opex; gpu_idle is a share of what is already paid, so it is not added
+  Dollars capex;    // everything bought, written off over the horizon
+  Dollars opex;     // energy (IT power x PUE x price) over the horizon
+  Dollars gpu_idle; // GPU-hours not computing x gpu_hour_price: the value lost to stalls and idling
+  Dollars total;    // capex + opex; gpu_idle is a share of what is already paid, so it is not added
   double usd_per_useful_gpu_hour = 0;
   double useful_gpu_hours = 0;
 };

@@ -18,8 +18,8 @@ std::string Diagnostics::format(bool warnings) const {
       if (d.warning != want_warning)
         continue;
       // The root pointer is "", which would print as "FILE:: ..."; a whole-file problem prints as "FILE: ...".
-      out += file_ + (d.pointer.empty() ? "" : ":" + d.pointer) + ": " + (d.warning ? "warning: " : "") + d.message +
-             "\n";
+      out +=
+          file_ + (d.pointer.empty() ? "" : ":" + d.pointer) + ": " + (d.warning ? "warning: " : "") + d.message + "\n";
     }
   }
   return out;

@@ -76,8 +76,8 @@ std::optional<double> ObjectReader::quantity(const std::string& key, Dimension d
   return q;
 }
 
-std::optional<int64_t> ObjectReader::integer(const std::string& key, std::optional<int64_t> default_value,
-                                             int64_t min, int64_t max) {
+std::optional<int64_t> ObjectReader::integer(const std::string& key, std::optional<int64_t> default_value, int64_t min,
+                                             int64_t max) {
   const std::string expected = "an integer from " + std::to_string(min) + " to " + std::to_string(max);
   const Json* v = fetch(key, !default_value, expected);
   if (!v) {
@@ -85,8 +85,8 @@ std::optional<int64_t> ObjectReader::integer(const std::string& key, std::option
       (*node_)[key] = *default_value;
     return ok_ ? default_value : std::nullopt;
   }
-  const bool integral = v->is_number_integer() || (v->is_number_float() && std::floor(v->get<double>()) ==
-                                                                               v->get<double>());
+  const bool integral =
+      v->is_number_integer() || (v->is_number_float() && std::floor(v->get<double>()) == v->get<double>());
   if (!integral) {
     diag_->error(child_pointer(key), "wrong type (expected " + expected + ", got " + json_excerpt(*v) + ")");
     return std::nullopt;

@@ -3,10 +3,10 @@
 #include "gpu_catalog.hpp"
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <sstream>
 
@@ -65,8 +65,8 @@ std::optional<DriveModel> parse_drive(const std::string& name, Json& entry, cons
                                       const std::string& base_dir, Diagnostics& diag) {
   if (entry.is_object() && entry.contains("file")) {
     if (!entry["file"].is_string()) {
-      diag.error(ptr + "/file", "wrong type (expected a path to an aisim.drive/v1 file, got " +
-                                    json_excerpt(entry["file"]) + ")");
+      diag.error(ptr + "/file",
+                 "wrong type (expected a path to an aisim.drive/v1 file, got " + json_excerpt(entry["file"]) + ")");
       return std::nullopt;
     }
     const std::string rel = entry["file"].get<std::string>();
@@ -121,8 +121,8 @@ std::optional<Json> parse_json_text(const std::string& text, Diagnostics& diag) 
     const auto colon = at == std::string::npos ? std::string::npos : what.find(": ", at);
     if (colon != std::string::npos)
       what = what.substr(colon + 2);
-    diag.error("", "JSON syntax error at line " + std::to_string(line) + ", column " + std::to_string(col) + ": " +
-                       what);
+    diag.error("",
+               "JSON syntax error at line " + std::to_string(line) + ", column " + std::to_string(col) + ": " + what);
     return std::nullopt;
   }
 }
@@ -303,9 +303,9 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
         auto epower = s.quantity("enclosure_power", Dimension::watts, "600W", Bound::non_negative);
         s.finish();
         if (dpe && bays && *dpe > *bays)
-          diag.error(s.child_pointer("drives_per_enclosure"),
-                     "more drives than bays (expected at most " + std::to_string(*bays) + ", got " +
-                         std::to_string(*dpe) + ")");
+          diag.error(s.child_pointer("drives_per_enclosure"), "more drives than bays (expected at most " +
+                                                                  std::to_string(*bays) + ", got " +
+                                                                  std::to_string(*dpe) + ")");
         if (!kind || !enc || !dpe || !drive || !ports || !pspeed || !eprice || !epower)
           continue;
         sys.kind = *kind;
@@ -390,8 +390,7 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
             diag.error(wptr + "/name", "duplicate workload name \"" + *jname + "\" (expected unique names)");
         job_names.push_back(*jname);
       }
-      if (!jname || !kind || !group || !gpus || !step || !batch || !sample || !prefetch || !start || !dataset ||
-          !ckpt)
+      if (!jname || !kind || !group || !gpus || !step || !batch || !sample || !prefetch || !start || !dataset || !ckpt)
         continue;
       const NodeGroup* ng = nullptr;
       for (const auto& g : sc.node_groups)
@@ -402,10 +401,10 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
       const int nodes = static_cast<int>((*gpus + ng->gpus_per_node - 1) / ng->gpus_per_node);
       gpus_used_per_group[*group] += nodes * ng->gpus_per_node;
       if (gpus_used_per_group[*group] > ng->gpu_count())
-        diag.error(wptr + "/gpus", "more GPUs than node group \"" + *group + "\" has free (expected at most " +
-                                       std::to_string(ng->gpu_count() - (gpus_used_per_group[*group] -
-                                                                         nodes * ng->gpus_per_node)) +
-                                       ", got " + std::to_string(*gpus) + ")");
+        diag.error(wptr + "/gpus",
+                   "more GPUs than node group \"" + *group + "\" has free (expected at most " +
+                       std::to_string(ng->gpu_count() - (gpus_used_per_group[*group] - nodes * ng->gpus_per_node)) +
+                       ", got " + std::to_string(*gpus) + ")");
       if (*gpus % ng->gpus_per_node != 0)
         diag.error(wptr + "/gpus", "not a whole number of nodes (expected a multiple of " +
                                        std::to_string(ng->gpus_per_node) + " GPUs per node, got " +
@@ -464,8 +463,8 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
                                              ")");
     const StorageSystem* cs = sc.find_storage(job.checkpoint.storage);
     if (cs && job.checkpoint.size > cs->capacity())
-      diag.error(wptr + "/checkpoint/size", "checkpoint larger than storage \"" + cs->name +
-                                                "\" (expected at most " + format_bytes(cs->capacity()) + ", got " +
+      diag.error(wptr + "/checkpoint/size", "checkpoint larger than storage \"" + cs->name + "\" (expected at most " +
+                                                format_bytes(cs->capacity()) + ", got " +
                                                 format_bytes(job.checkpoint.size) + ")");
     if (job.start >= sc.simulation.duration && sc.simulation.duration.value > 0)
       diag.warn(wptr + "/start", "the job starts after the simulation ends; it contributes nothing");

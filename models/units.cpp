@@ -158,8 +158,9 @@ std::optional<double> parse_money(std::string_view s, std::string_view tail, std
   }
   unit = trim(unit);
   if (unit != tail) {
-    *error = tail.empty() ? "unexpected \"" + std::string(unit) + "\" after the amount"
-                          : "expected \"" + std::string(tail) + "\" after the amount, got \"" + std::string(unit) + "\"";
+    *error = tail.empty()
+                 ? "unexpected \"" + std::string(unit) + "\" after the amount"
+                 : "expected \"" + std::string(tail) + "\" after the amount, got \"" + std::string(unit) + "\"";
     return std::nullopt;
   }
   return number * mult;
@@ -249,7 +250,7 @@ std::optional<double> parse_quantity(std::string_view text, Dimension d, std::st
     mult = parse_simple(unit, "W", &err);
     break;
   case Dimension::flops:
-    mult = unit.ends_with("FLOP/s") ? parse_simple(unit.substr(0, unit.size() - 2) , "FLOP", &err)
+    mult = unit.ends_with("FLOP/s") ? parse_simple(unit.substr(0, unit.size() - 2), "FLOP", &err)
                                     : parse_simple(unit, "FLOPS", &err);
     break;
   default:

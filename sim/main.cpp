@@ -21,14 +21,18 @@ int main(int argc, char** argv) {
   run_cmd->add_option("scenario", run.scenario, "Scenario file (JSON)")->required();
   run_cmd->add_option("--out", run.out_dir, "Output folder (default: results/<scenario file stem>/)");
   run_cmd->add_option("--set", run.sets, "Override a value: /json/pointer=value (repeatable)");
-  run_cmd->add_option("--seed", run.seed, "Random seed (same as --set /simulation/seed=N)")->check(CLI::NonNegativeNumber);
-  run_cmd->add_option("--progress", progress, "Progress: auto (a bar on a terminal), none, or jsonl (one JSON line per update)")
+  run_cmd->add_option("--seed", run.seed, "Random seed (same as --set /simulation/seed=N)")
+      ->check(CLI::NonNegativeNumber);
+  run_cmd
+      ->add_option("--progress", progress,
+                   "Progress: auto (a bar on a terminal), none, or jsonl (one JSON line per update)")
       ->check(CLI::IsMember({"auto", "none", "jsonl"}));
 
   ValidateCommand validate;
   auto* val_cmd = app.add_subcommand("validate", "Run the validation cases and print a table of model vs reference");
   val_cmd->add_option("--case", validate.only_case, "Run only this case (a folder name under validation/)");
-  val_cmd->add_option("--dir", validate.dir, "Folder of validation cases (default: ./validation, else the source tree's)");
+  val_cmd->add_option("--dir", validate.dir,
+                      "Folder of validation cases (default: ./validation, else the source tree's)");
 
   try {
     app.parse(argc, argv);

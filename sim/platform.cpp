@@ -70,8 +70,9 @@ Platform build_platform(const models::Scenario& sc) {
                                                sys.drive.write_bandwidth.value * per_disk)
                                  ->seal());
       enc.host->seal();
-      ports.push_back(
-          zone->create_split_duplex_link(name + "-ports", sys.port_bandwidth().value)->set_latency(half_latency)->seal());
+      ports.push_back(zone->create_split_duplex_link(name + "-ports", sys.port_bandwidth().value)
+                          ->set_latency(half_latency)
+                          ->seal());
       p.enclosures_of_storage[s].push_back(static_cast<int>(p.enclosures.size()));
       p.enclosures.push_back(enc);
     }
@@ -82,10 +83,10 @@ Platform build_platform(const models::Scenario& sc) {
     for (size_t e = 0; e < p.enclosures.size(); ++e) {
       auto* src = p.node_sets[n].host->get_netpoint();
       auto* dst = p.enclosures[e].host->get_netpoint();
-      zone->add_route(src, dst, nullptr, nullptr, {sg4::LinkInRoute(nics[n], Dir::UP), sg4::LinkInRoute(ports[e], Dir::DOWN)},
-                      false);
-      zone->add_route(dst, src, nullptr, nullptr, {sg4::LinkInRoute(ports[e], Dir::UP), sg4::LinkInRoute(nics[n], Dir::DOWN)},
-                      false);
+      zone->add_route(src, dst, nullptr, nullptr,
+                      {sg4::LinkInRoute(nics[n], Dir::UP), sg4::LinkInRoute(ports[e], Dir::DOWN)}, false);
+      zone->add_route(dst, src, nullptr, nullptr,
+                      {sg4::LinkInRoute(ports[e], Dir::UP), sg4::LinkInRoute(nics[n], Dir::DOWN)}, false);
     }
   }
   zone->seal();

@@ -129,7 +129,8 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
   for (size_t j = 0; j < sc.jobs.size(); ++j) {
     const auto& w = run.metrics.jobs[j].checkpoint_write_s;
     if (!w.empty() && models::summarize(w).mean > sc.jobs[j].checkpoint.interval.value)
-      warnings.push_back("job \"" + sc.jobs[j].name + "\" spends longer writing each checkpoint than training "
+      warnings.push_back("job \"" + sc.jobs[j].name +
+                         "\" spends longer writing each checkpoint than training "
                          "between them; lengthen its checkpoint interval or speed up its checkpoint storage");
   }
   r["warnings"] = warnings;
@@ -164,8 +165,7 @@ std::string build_timeseries_csv(const models::Scenario& sc, const RunOutput& ru
   }
   for (size_t s = 0; s < ns; ++s)
     for (const auto& t : run.metrics.storage[s].transfers)
-      spread(t.direction == IoDirection::read ? rd[s] : wr[s], t.start_s, t.end_s,
-             t.bytes);
+      spread(t.direction == IoDirection::read ? rd[s] : wr[s], t.start_s, t.end_s, t.bytes);
   std::string out = "time_s,gpu_utilization,stall_data,stall_checkpoint,stall_failure,idle";
   for (const auto& s : sc.storage)
     out += "," + s.name + "_read_Bps," + s.name + "_write_Bps";

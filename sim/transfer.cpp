@@ -21,7 +21,7 @@ Transfer::Transfer(const Platform& platform, int storage, IoDirection direction,
         continue;
       auto* node = platform.node_sets[f.node_set].host;
       comms_.push_back(direction == IoDirection::write ? sg4::Comm::sendto_async(node, enc.host, size)
-                                                      : sg4::Comm::sendto_async(enc.host, node, size));
+                                                       : sg4::Comm::sendto_async(enc.host, node, size));
     }
     const auto per_drive = static_cast<uint64_t>(std::llround(bytes_ / n_enc / static_cast<double>(enc.drives.size())));
     if (per_drive == 0)

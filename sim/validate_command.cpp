@@ -189,8 +189,9 @@ int validate_command(const ValidateCommand& cmd) {
         }
       }
       (verdict == "pass" ? passed : failed)++;
-      std::printf("%-28s %-44s %12s %12s %8s %5.1f%%  %s\n", c.name.c_str(), (k.metric + (k.unit.empty() ? "" : " [" + k.unit + "]")).c_str(),
-                  fmt(k.expected).c_str(), got.c_str(), err.c_str(), 100.0 * k.tolerance, verdict.c_str());
+      std::printf("%-28s %-44s %12s %12s %8s %5.1f%%  %s\n", c.name.c_str(),
+                  (k.metric + (k.unit.empty() ? "" : " [" + k.unit + "]")).c_str(), fmt(k.expected).c_str(),
+                  got.c_str(), err.c_str(), 100.0 * k.tolerance, verdict.c_str());
     }
     if (rc == 0)
       fs::remove_all(out);

@@ -94,16 +94,17 @@ int contract(const Json& r) {
       const std::string b = "/storage/" + std::to_string(i);
       need(r, b + "/name", &Json::is_string);
       need(r, b + "/kind", &Json::is_string);
-      for (const char* k : {"read_bytes", "write_bytes", "peak_read_Bps", "peak_write_Bps", "capacity_bytes",
-                            "peak_used_bytes"})
+      for (const char* k :
+           {"read_bytes", "write_bytes", "peak_read_Bps", "peak_write_Bps", "capacity_bytes", "peak_used_bytes"})
         need_non_negative(r, b + "/" + k);
     }
   }
   for (const char* k : {"horizon_s", "capex_usd", "opex_usd", "gpu_idle_usd", "total_usd"})
     need_non_negative(r, std::string("/cost/") + k);
   // null exactly when no GPU computed (a useful GPU-hour then has no price)
-  if (r.contains("cost") && !(r["cost"].contains("usd_per_useful_gpu_hour") && r["cost"]["usd_per_useful_gpu_hour"].is_null() &&
-                              r["gpu"].value("utilization", 1.0) == 0.0))
+  if (r.contains("cost") &&
+      !(r["cost"].contains("usd_per_useful_gpu_hour") && r["cost"]["usd_per_useful_gpu_hour"].is_null() &&
+        r["gpu"].value("utilization", 1.0) == 0.0))
     need_non_negative(r, "/cost/usd_per_useful_gpu_hour");
   if (!failures) {
     const auto& c = r["cost"];
@@ -124,8 +125,8 @@ int agree(const Json& a, const Json& b, double tol) {
   std::vector<std::string> ptrs{"/gpu/utilization", "/gpu/stall/data", "/gpu/stall/checkpoint", "/gpu/stall/idle"};
   for (size_t i = 0; i < a["jobs"].size(); ++i) {
     const std::string j = "/jobs/" + std::to_string(i);
-    ptrs.insert(ptrs.end(), {j + "/utilization", j + "/steps", j + "/checkpoints/count", j + "/checkpoints/write_s/mean",
-                             j + "/checkpoints/write_s/max"});
+    ptrs.insert(ptrs.end(), {j + "/utilization", j + "/steps", j + "/checkpoints/count",
+                             j + "/checkpoints/write_s/mean", j + "/checkpoints/write_s/max"});
   }
   for (size_t i = 0; i < a["storage"].size(); ++i) {
     const std::string s = "/storage/" + std::to_string(i);

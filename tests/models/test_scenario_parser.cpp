@@ -60,10 +60,10 @@ TEST_CASE("checkpoint size from parameters x bytes per parameter", "[scenario]")
 
 TEST_CASE("every problem is reported, each with its pointer", "[scenario]") {
   Json doc = base();
-  doc["storage"]["hot"]["port_speed"] = 400;                    // bare number
-  doc["cluster"]["node_groups"][0]["nic_sped"] = "400Gbps";     // typo
-  doc["workloads"][0]["dataset"]["storage"] = "hott";           // dangling reference
-  doc["simulation"] = {{"duration", "7 days"}};                 // bad unit
+  doc["storage"]["hot"]["port_speed"] = 400;                // bare number
+  doc["cluster"]["node_groups"][0]["nic_sped"] = "400Gbps"; // typo
+  doc["workloads"][0]["dataset"]["storage"] = "hott";       // dangling reference
+  doc["simulation"] = {{"duration", "7 days"}};             // bad unit
   const std::string e = errors_of(doc);
   CHECK(e == "s.json:/cluster/node_groups/0/nic_sped: unknown key, did you mean \"nic_speed\"? (expected one of "
              "\"name\", \"count\", \"gpus_per_node\", \"gpu\", \"gpu_price\", \"nics\", \"nic_speed\", "
@@ -107,7 +107,7 @@ TEST_CASE("set overrides are applied before validation", "[scenario]") {
   Json doc = base();
   Diagnostics d("s.json");
   CHECK(apply_override(doc, "/workloads/0/gpus=8", d));
-  CHECK(apply_override(doc, "/simulation=\"x\"", d)); // replaces a whole object: validation catches it
+  CHECK(apply_override(doc, "/simulation=\"x\"", d));       // replaces a whole object: validation catches it
   CHECK(apply_override(doc, "/workloads/0/name=llama", d)); // not JSON: kept as a string
   CHECK_FALSE(apply_override(doc, "/nope/deeper=1", d));
   CHECK_FALSE(apply_override(doc, "no-pointer", d));
@@ -122,7 +122,8 @@ TEST_CASE("syntax errors give line and column", "[scenario]") {
   Diagnostics d("s.json");
   CHECK_FALSE(parse_json_text("{\n  \"a\": 1,\n  \"b\" 2\n}", d).has_value());
   REQUIRE(d.items().size() == 1);
-  CHECK(d.items()[0].message == "JSON syntax error at line 3, column 7: syntax error while parsing object separator - unexpected number literal; expected ':'");
+  CHECK(d.items()[0].message == "JSON syntax error at line 3, column 7: syntax error while parsing object separator - "
+                                "unexpected number literal; expected ':'");
 }
 
 TEST_CASE("the shipped scenarios parse", "[scenario]") {

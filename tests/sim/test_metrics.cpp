@@ -6,10 +6,10 @@ using namespace aisim::sim;
 
 TEST_CASE("peak rate sums overlapping transfers of one direction", "[metrics]") {
   std::vector<TransferRecord> t{
-      {0, 10, 100, IoDirection::read},   // 10 B/s
-      {5, 10, 100, IoDirection::read},   // 20 B/s, overlaps the first
-      {10, 20, 500, IoDirection::read},  // 50 B/s, starts as the others end
-      {0, 1, 1000, IoDirection::write},  // other direction
+      {0, 10, 100, IoDirection::read},  // 10 B/s
+      {5, 10, 100, IoDirection::read},  // 20 B/s, overlaps the first
+      {10, 20, 500, IoDirection::read}, // 50 B/s, starts as the others end
+      {0, 1, 1000, IoDirection::write}, // other direction
   };
   CHECK(peak_rate_Bps(t, IoDirection::read) == Approx(50));
   CHECK(peak_rate_Bps(t, IoDirection::write) == Approx(1000));
