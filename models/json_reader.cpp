@@ -1,5 +1,6 @@
 #include "json_reader.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace aisim::models {
@@ -122,9 +123,8 @@ std::optional<double> ObjectReader::number(const std::string& key, std::optional
   return x;
 }
 
-std::optional<std::string> ObjectReader::choice(const std::string& key, const char* default_value,
-                                                const std::vector<std::string>& allowed) {
-  const std::string expected = "one of " + quoted_list(allowed);
+std::optional<std::string> ObjectReader::string_value(const std::string& key, const char* default_value,
+                                                      const std::string& expected) {
   const Json* v = fetch(key, default_value == nullptr, expected);
   if (!v) {
     if (!ok_ || default_value == nullptr)
@@ -136,48 +136,34 @@ std::optional<std::string> ObjectReader::choice(const std::string& key, const ch
     diag_->error(child_pointer(key), "wrong type (expected " + expected + ", got " + json_excerpt(*v) + ")");
     return std::nullopt;
   }
-  const auto s = v->get<std::string>();
-  for (const auto& a : allowed)
-    if (a == s)
-      return s;
-  const std::string hint = closest_match(s, allowed);
+  return v->get<std::string>();
+}
+
+std::optional<std::string> ObjectReader::choice(const std::string& key, const char* default_value,
+                                                const std::vector<std::string>& allowed) {
+  const std::string expected = "one of " + quoted_list(allowed);
+  auto s = string_value(key, default_value, expected);
+  if (!s || std::find(allowed.begin(), allowed.end(), *s) != allowed.end())
+    return s;
+  const std::string hint = closest_match(*s, allowed);
   diag_->error(child_pointer(key), "unknown value" + (hint.empty() ? "" : ", did you mean \"" + hint + "\"?") +
-                                       " (expected " + expected + ", got " + json_excerpt(*v) + ")");
+                                       " (expected " + expected + ", got " + json_excerpt(Json(*s)) + ")");
   return std::nullopt;
 }
 
 std::optional<std::string> ObjectReader::text(const std::string& key, const char* default_value) {
-  const Json* v = fetch(key, default_value == nullptr, "a string");
-  if (!v) {
-    if (!ok_ || default_value == nullptr)
-      return std::nullopt;
-    (*node_)[key] = default_value;
-    return std::string(default_value);
-  }
-  if (!v->is_string()) {
-    diag_->error(child_pointer(key), "wrong type (expected a string, got " + json_excerpt(*v) + ")");
-    return std::nullopt;
-  }
-  return v->get<std::string>();
+  return string_value(key, default_value, "a string");
 }
 
 std::optional<std::string> ObjectReader::reference(const std::string& key, const std::vector<std::string>& known,
                                                    const std::string& what) {
   const std::string expected = known.empty() ? "the name of one of the " + what + " (none are defined)"
                                              : "one of the " + what + ": " + quoted_list(known);
-  const Json* v = fetch(key, true, expected);
-  if (!v)
-    return std::nullopt;
-  if (!v->is_string()) {
-    diag_->error(child_pointer(key), "wrong type (expected " + expected + ", got " + json_excerpt(*v) + ")");
-    return std::nullopt;
-  }
-  const auto s = v->get<std::string>();
-  for (const auto& k : known)
-    if (k == s)
-      return s;
-  const std::string hint = closest_match(s, known);
-  diag_->error(child_pointer(key), "names \"" + s + "\", which is not defined" +
+  auto s = string_value(key, nullptr, expected);
+  if (!s || std::find(known.begin(), known.end(), *s) != known.end())
+    return s;
+  const std::string hint = closest_match(*s, known);
+  diag_->error(child_pointer(key), "names \"" + *s + "\", which is not defined" +
                                        (hint.empty() ? "" : ", did you mean \"" + hint + "\"?") + " (expected " +
                                        expected + ")");
   return std::nullopt;

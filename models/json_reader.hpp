@@ -61,6 +61,9 @@ public:
 
 private:
   const Json* fetch(const std::string& key, bool required, const std::string& expected);
+  // A string, or the default written back when absent; the base of text, choice and reference.
+  std::optional<std::string> string_value(const std::string& key, const char* default_value,
+                                          const std::string& expected);
 
   Json* node_;
   std::string pointer_;
