@@ -2,6 +2,7 @@
 // `resolved` keeps the same content as JSON (defaults filled in) for results.json.
 #pragma once
 
+#include "drive_model.hpp"
 #include "json_reader.hpp"
 #include "units.hpp"
 
@@ -40,17 +41,6 @@ struct NodeGroup {
 struct Network {
   std::string topology;
   Seconds latency;
-};
-
-struct DriveModel {
-  std::string name;
-  std::string source;
-  Bytes capacity;
-  BytesPerSecond read_bandwidth;
-  BytesPerSecond write_bandwidth;
-  Watts active_power;
-  Watts idle_power;
-  Dollars price;
 };
 
 struct StorageSystem {

@@ -1,5 +1,6 @@
 #include "scenario_parser.hpp"
 
+#include "drive_model.hpp"
 #include "gpu_catalog.hpp"
 
 #include <algorithm>
@@ -30,33 +31,6 @@ std::optional<std::string> read_file(const std::string& path, std::string* why) 
 void check_name(const std::string& name, const std::string& ptr, Diagnostics& diag) {
   if (name.empty())
     diag.error(ptr, "empty name (expected a non-empty name)");
-}
-
-std::optional<DriveModel> parse_drive_fields(ObjectReader& r, const std::string& name) {
-  DriveModel d;
-  d.name = name;
-  r.accept("format");
-  r.accept("file");
-  auto label = r.text("name", name.c_str());
-  auto source = r.text("source", "unspecified");
-  auto cap = r.quantity("capacity", Dimension::bytes, nullptr);
-  auto rbw = r.quantity("read_bandwidth", Dimension::bytes_per_second, nullptr);
-  auto wbw = r.quantity("write_bandwidth", Dimension::bytes_per_second, nullptr);
-  auto pa = r.quantity("power_active", Dimension::watts, "20W");
-  auto pi = r.quantity("power_idle", Dimension::watts, "5W");
-  auto price = r.quantity("price", Dimension::dollars, nullptr, Bound::non_negative);
-  r.finish();
-  if (!label || !source || !cap || !rbw || !wbw || !pa || !pi || !price)
-    return std::nullopt;
-  d.name = *label;
-  d.source = *source;
-  d.capacity = Bytes(*cap);
-  d.read_bandwidth = BytesPerSecond(*rbw);
-  d.write_bandwidth = BytesPerSecond(*wbw);
-  d.active_power = Watts(*pa);
-  d.idle_power = Watts(*pi);
-  d.price = Dollars(*price);
-  return d;
 }
 
 // A drive entry is inline, or {"file": "drives/x.json", ...overrides}: the file's keys with the entry's own
@@ -94,7 +68,7 @@ std::optional<DriveModel> parse_drive(const std::string& name, Json& entry, cons
   ObjectReader r(entry, ptr, diag);
   if (!r.ok())
     return std::nullopt;
-  return parse_drive_fields(r, name);
+  return parse_drive_model(r, name);
 }
 
 } // namespace
