@@ -54,7 +54,7 @@ std::string closest_match(std::string_view word, const std::vector<std::string>&
     const std::string lc = lower(c);
     size_t d = edit_distance(w, lc);
     // A name given short ("H100" for "H100-SXM") is a better guess than one at a small edit distance.
-    if (w.size() >= 2 && (lc.starts_with(w) || w.starts_with(lc)))
+    if (w.size() >= 2 && lc.starts_with(w))
       d = std::min<size_t>(d, 1);
     if (d < best_d) {
       best_d = d;

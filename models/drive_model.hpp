@@ -1,7 +1,14 @@
 // A drive model: what one NVMe drive can do, from a datasheet or a calibration run. The same fields are read
 // from a scenario's inline drive entry and from an aisim.drive/v1 file.
+//
+// Performance is a closed queue per direction (read/write) and pattern (random/sequential): one I/O of bs bytes
+// alone takes L1(bs) = latency + bs / transfer_rate, and the drive completes at most
+// Xmax(bs) = min(max_iops, bandwidth / bs) I/Os per second. With N I/Os outstanding, Little's law gives
+// X(N, bs) = min(N / L1(bs), Xmax(bs)); the knee N* = Xmax(bs) x L1(bs) is the queue depth where the two meet.
+// The corner at the knee is sharp; real drives bend smoothly into it, which a calibration fit can add later.
 #pragma once
 
+#include "diagnostics.hpp"
 #include "json_reader.hpp"
 #include "units.hpp"
 
@@ -10,18 +17,80 @@
 
 namespace aisim::models {
 
+enum class IoOp { read, write };
+enum class IoPattern { random, sequential };
+// Random writes slow down once the drive is full and garbage collection runs: `fresh` is fresh-out-of-box,
+// `steady_state` after preconditioning (what a cluster that runs for months sees, hence the default).
+enum class DriveState { fresh, steady_state };
+
+// One direction and pattern at queue depth 1 and its ceiling.
+struct IoProfile {
+  Seconds latency;              // fixed part of one I/O's service time (command, NAND access, completion)
+  BytesPerSecond transfer_rate; // how fast one I/O's bytes move once it is served
+  OpsPerSecond max_iops;        // the controller's and NAND's operation ceiling (fresh drive for random writes)
+};
+
+// An SLC or DRAM write cache: the first `size` bytes of a sequential write land at burst speed, the rest at the
+// post-cache speed. size 0 means no cache effect.
+struct WriteCache {
+  Bytes size;
+  BytesPerSecond burst_bandwidth;
+  BytesPerSecond post_cache_bandwidth;
+};
+
+// QD1 4 KiB random-read latency percentiles, as measured or published; each is absent when unknown (then only
+// the mean, qd1_service_time, is known).
+struct LatencyPercentiles {
+  std::optional<Seconds> p50;
+  std::optional<Seconds> p99;
+  std::optional<Seconds> p99_9;
+};
+
 struct DriveModel {
   std::string name;
   std::string source;
   Bytes capacity;
-  BytesPerSecond read_bandwidth;  // sequential, large blocks, deep queue
-  BytesPerSecond write_bandwidth; // sequential, large blocks, deep queue
+  BytesPerSecond read_bandwidth;  // sequential, large blocks, deep queue: the read bandwidth ceiling
+  BytesPerSecond write_bandwidth; // sequential, large blocks, deep queue: the write bandwidth ceiling
   Watts active_power;
   Watts idle_power;
   Dollars price;
+
+  IoProfile read_random;
+  IoProfile read_sequential;
+  IoProfile write_random;
+  IoProfile write_sequential;
+  WriteCache write_cache;
+  double steady_state_write_factor = 1.0; // multiplies write_random.max_iops at DriveState::steady_state
+  LatencyPercentiles latency_percentiles;
+  double afr = 0.0044; // annual failure rate; 8766 h / 2,000,000 h MTTF, the figure most datasheets state
+
+  const IoProfile& profile(IoOp op, IoPattern pattern) const;
+  // The direction's bandwidth ceiling (read_bandwidth or write_bandwidth).
+  BytesPerSecond bandwidth(IoOp op) const;
+
+  // The functions below expect a model as parse_drive_model returns it (every rate and latency positive);
+  // bs >= 0. A queue depth is a double because aggregated streams average fractional depths.
+
+  // L1(bs): one I/O of bs bytes with nothing else outstanding.
+  Seconds qd1_service_time(IoOp op, IoPattern pattern, Bytes bs) const;
+  // Xmax(bs) in I/O per second: the IOPS ceiling or the bandwidth ceiling, whichever binds.
+  double max_iops(IoOp op, IoPattern pattern, Bytes bs, DriveState state = DriveState::steady_state) const;
+  // X(N, bs) in I/O per second with `queue_depth` I/Os outstanding; 0 when queue_depth <= 0.
+  double iops(IoOp op, IoPattern pattern, Bytes bs, double queue_depth,
+              DriveState state = DriveState::steady_state) const;
+  // X(N, bs) x bs.
+  BytesPerSecond throughput(IoOp op, IoPattern pattern, Bytes bs, double queue_depth,
+                            DriveState state = DriveState::steady_state) const;
+  // N* = Xmax(bs) x L1(bs): below it throughput grows with depth, above it only latency does.
+  double knee_queue_depth(IoOp op, IoPattern pattern, Bytes bs, DriveState state = DriveState::steady_state) const;
+  // Time to write `size` bytes sequentially into an empty write cache; 0 for size <= 0.
+  Seconds sequential_write_time(Bytes size) const;
 };
 
-// Reads a drive's keys from an object (the "format" and "file" keys are the caller's). Reports every problem.
+// Reads a drive's keys from an object (the "format" and "file" keys are the caller's) and fills in every
+// default. Reports every problem, including cross-field ones (post-cache above burst bandwidth, percentiles out
+// of order, ...), to the reader's Diagnostics.
 std::optional<DriveModel> parse_drive_model(ObjectReader& r, const std::string& name);
 
 } // namespace aisim::models

@@ -33,6 +33,8 @@ public:
   std::string child_pointer(std::string_view key) const { return pointer_ + "/" + pointer_token(key); }
   bool has(const std::string& key) const { return ok_ && node_->contains(key); }
   bool ok() const { return ok_; }
+  // Where problems go; for checks across several keys that the typed readers cannot express.
+  Diagnostics& get_diagnostics() const { return *diag_; }
 
   // A quantity with a unit, in SI base units (bytes, seconds, bytes/s, W, $, $/h, $/kWh, FLOP/s).
   // `default_text` is written into the document when the key is absent; nullptr makes the key required.

@@ -3,7 +3,9 @@
 #pragma once
 
 #include "drive_model.hpp"
+#include "fabric.hpp"
 #include "json_reader.hpp"
+#include "storage_system.hpp"
 #include "units.hpp"
 
 #include <cstdint>
@@ -36,27 +38,6 @@ struct NodeGroup {
 
   int gpu_count() const { return count * gpus_per_node; }
   BytesPerSecond nic_bandwidth() const { return nic_speed * nics; }
-};
-
-struct Network {
-  std::string topology;
-  Seconds latency;
-};
-
-struct StorageSystem {
-  std::string name;
-  std::string kind; // "jbof"
-  int enclosures = 0;
-  int drives_per_enclosure = 0;
-  DriveModel drive;
-  int ports_per_enclosure = 0;
-  BytesPerSecond port_speed;
-  Dollars enclosure_price;
-  Watts enclosure_power;
-
-  int drive_count() const { return enclosures * drives_per_enclosure; }
-  Bytes capacity() const { return drive.capacity * drive_count(); }
-  BytesPerSecond port_bandwidth() const { return port_speed * ports_per_enclosure; }
 };
 
 struct CheckpointSpec {
@@ -109,7 +90,7 @@ struct Scenario {
   std::string file;
   std::string name;
   std::vector<NodeGroup> node_groups;
-  Network network;
+  NetworkSpec network;
   std::vector<DriveModel> drives;
   std::vector<StorageSystem> storage;
   std::vector<TrainingJob> jobs;

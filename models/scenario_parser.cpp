@@ -60,9 +60,9 @@ std::optional<DriveModel> parse_drive(const std::string& name, Json& entry, cons
       diag.error(ptr + "/file", "in " + path + " at " + (d.pointer.empty() ? "/" : d.pointer) + ": " + d.message);
     if (inner.has_errors())
       return std::nullopt;
+    // RFC 7386 merge: the entry's keys override the file's, nested objects ("read": {"random": ...}) key by key.
     Json merged = *doc;
-    for (const auto& [k, v] : entry.items())
-      merged[k] = v;
+    merged.merge_patch(entry);
     entry = merged;
   }
   ObjectReader r(entry, ptr, diag);
@@ -229,11 +229,60 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
 
   // network
   if (auto net = top.object("network", false)) {
-    auto topo = net->choice("topology", "single_switch", {"single_switch"});
-    auto lat = net->quantity("latency", Dimension::seconds, "2us", Bound::non_negative);
+    auto topo = net->choice("topology", "single_switch", {"single_switch", "spine_leaf", "fat_tree", "rail_optimized"});
+    auto lat = net->quantity("link_latency", Dimension::seconds, "1us", Bound::non_negative);
+    NetworkSpec spec;
+    bool ok = topo && lat;
+    if (topo) {
+      spec.topology = *topo;
+      // Keys of other topologies are rejected by name rather than silently ignored.
+      const std::vector<std::pair<std::string, std::vector<std::string>>> owners{
+          {"nodes_per_leaf", {"spine_leaf", "rail_optimized"}},
+          {"enclosures_per_leaf", {"spine_leaf", "rail_optimized"}},
+          {"spines", {"spine_leaf", "rail_optimized"}},
+          {"oversubscription", {"spine_leaf", "rail_optimized"}},
+          {"k", {"fat_tree"}},
+          {"link_speed", {"fat_tree"}}};
+      for (const auto& [key, topologies] : owners) {
+        if (std::find(topologies.begin(), topologies.end(), *topo) != topologies.end() || !net->has(key))
+          continue;
+        net->accept(key);
+        diag.error(net->child_pointer(key),
+                   "applies only to topology " + quoted_list(topologies) + " (got topology \"" + *topo + "\")");
+        ok = false;
+      }
+      if (*topo == "spine_leaf" || *topo == "rail_optimized") {
+        auto npl = net->integer("nodes_per_leaf", *topo == "rail_optimized" ? 32 : 16, 1, 100000);
+        auto epl = net->integer("enclosures_per_leaf", 8, 1, 100000);
+        auto spines = net->integer("spines", 8, 1, 100000);
+        auto over = net->number("oversubscription", 1.0, 1.0, 100.0);
+        ok = ok && npl && epl && spines && over;
+        if (ok) {
+          spec.nodes_per_leaf = static_cast<int>(*npl);
+          spec.enclosures_per_leaf = static_cast<int>(*epl);
+          spec.spines = static_cast<int>(*spines);
+          spec.oversubscription = *over;
+        }
+      } else if (*topo == "fat_tree") {
+        auto k = net->integer("k", std::nullopt, 2, 256);
+        auto speed = net->quantity("link_speed", Dimension::bytes_per_second, "400Gbps");
+        if (k && *k % 2 != 0) {
+          diag.error(net->child_pointer("k"),
+                     "a fat tree needs an even radix (expected an even integer, got " + std::to_string(*k) + ")");
+          k.reset();
+        }
+        ok = ok && k && speed;
+        if (ok) {
+          spec.k = static_cast<int>(*k);
+          spec.link_speed = BytesPerSecond(*speed);
+        }
+      }
+    }
     net->finish();
-    if (topo && lat)
-      sc.network = Network{*topo, Seconds(*lat)};
+    if (ok) {
+      spec.link_latency = Seconds(*lat);
+      sc.network = spec;
+    }
   }
 
   // drives
@@ -264,37 +313,8 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
         ObjectReader s(entry, storage->child_pointer(sname), diag);
         if (!s.ok())
           continue;
-        StorageSystem sys;
-        sys.name = sname;
-        auto kind = s.choice("kind", nullptr, {"jbof"});
-        auto enc = s.integer("enclosures", std::nullopt, 1, kMaxCount);
-        auto dpe = s.integer("drives_per_enclosure", std::nullopt, 1, 1024);
-        auto bays = s.integer("bays_per_enclosure", 24, 1, 1024);
-        auto drive = s.reference("drive", drive_names, "drive models under /drives");
-        auto ports = s.integer("ports_per_enclosure", 2, 1, 64);
-        auto pspeed = s.quantity("port_speed", Dimension::bytes_per_second, "200Gbps");
-        auto eprice = s.quantity("enclosure_price", Dimension::dollars, "$25k", Bound::non_negative);
-        auto epower = s.quantity("enclosure_power", Dimension::watts, "600W", Bound::non_negative);
-        s.finish();
-        if (dpe && bays && *dpe > *bays)
-          diag.error(s.child_pointer("drives_per_enclosure"), "more drives than bays (expected at most " +
-                                                                  std::to_string(*bays) + ", got " +
-                                                                  std::to_string(*dpe) + ")");
-        if (!kind || !enc || !dpe || !drive || !ports || !pspeed || !eprice || !epower)
-          continue;
-        sys.kind = *kind;
-        sys.enclosures = static_cast<int>(*enc);
-        sys.drives_per_enclosure = static_cast<int>(*dpe);
-        for (const auto& d : sc.drives)
-          if (d.name == *drive)
-            sys.drive = d;
-        if (sys.drive.name.empty())
-          continue; // the drive itself had errors, already reported
-        sys.ports_per_enclosure = static_cast<int>(*ports);
-        sys.port_speed = BytesPerSecond(*pspeed);
-        sys.enclosure_price = Dollars(*eprice);
-        sys.enclosure_power = Watts(*epower);
-        sc.storage.push_back(sys);
+        if (auto sys = parse_storage_system(s, sname, sc.drives, drive_names, diag))
+          sc.storage.push_back(*sys);
       }
     }
     storage->finish();
@@ -427,6 +447,17 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
   top.finish();
 
   // Cross-checks that need several sections.
+  if (auto limit = endpoint_limit(sc.network)) {
+    long long endpoints = 0;
+    for (const auto& g : sc.node_groups)
+      endpoints += g.count;
+    for (const auto& s : sc.storage)
+      endpoints += s.enclosures;
+    if (endpoints > *limit)
+      diag.error("/network/k", "the fat tree attaches " + std::to_string(*limit) + " endpoints, the scenario has " +
+                                   std::to_string(endpoints) + " GPU nodes and enclosures (expected k with k^3/4 >= " +
+                                   std::to_string(endpoints) + ")");
+  }
   for (size_t i = 0; i < sc.jobs.size(); ++i) {
     const auto& job = sc.jobs[i];
     const std::string wptr = "/workloads/" + std::to_string(i);

@@ -135,6 +135,24 @@ std::optional<double> parse_simple(std::string_view unit, std::string_view base,
   return std::nullopt;
 }
 
+// "IOPS", "op/s" or "ops/s" after an optional SI prefix, which may stand apart ("1.6M IOPS", "800k op/s").
+std::optional<double> parse_ops(std::string_view unit, std::string* error) {
+  for (std::string_view binary : {"Ki", "Mi", "Gi", "Ti", "Pi", "Ei"}) {
+    if (unit.starts_with(binary)) {
+      *error = "binary prefix \"" + std::string(binary) + "\" in an operation rate (SI prefixes only: k, M, G, ...)";
+      return std::nullopt;
+    }
+  }
+  double mult = 1.0;
+  std::string_view rest = unit;
+  take_prefix(rest, mult);
+  rest = trim(rest);
+  if (rest == "IOPS" || rest == "op/s" || rest == "ops/s")
+    return mult;
+  *error = "unknown unit \"" + std::string(unit) + "\"";
+  return std::nullopt;
+}
+
 // "$2.50", "$1.2M", "$30k", with an optional "/h" or "/kWh" tail checked by the caller.
 std::optional<double> parse_money(std::string_view s, std::string_view tail, std::string* error) {
   if (!s.starts_with("$")) {
@@ -201,6 +219,8 @@ std::string describe(Dimension d) {
     return "an energy price like \"$0.12/kWh\"";
   case Dimension::flops:
     return "a compute rate like \"989TFLOPS\"";
+  case Dimension::ops_per_second:
+    return "a rate of operations like \"1.6MIOPS\", \"940kIOPS\" or \"800k op/s\"";
   }
   return "a quantity";
 }
@@ -252,6 +272,9 @@ std::optional<double> parse_quantity(std::string_view text, Dimension d, std::st
   case Dimension::flops:
     mult = unit.ends_with("FLOP/s") ? parse_simple(unit.substr(0, unit.size() - 2), "FLOP", &err)
                                     : parse_simple(unit, "FLOPS", &err);
+    break;
+  case Dimension::ops_per_second:
+    mult = parse_ops(unit, &err);
     break;
   default:
     break;

@@ -42,6 +42,7 @@ struct DollarsTag {};
 struct DollarsPerHourTag {};
 struct DollarsPerKWhTag {};
 struct FlopsPerSecondTag {};
+struct OpsPerSecondTag {};
 
 using Bytes = Quantity<BytesTag>;
 using Seconds = Quantity<SecondsTag>;
@@ -51,11 +52,16 @@ using Dollars = Quantity<DollarsTag>;
 using DollarsPerHour = Quantity<DollarsPerHourTag>;
 using DollarsPerKWh = Quantity<DollarsPerKWhTag>;
 using FlopsPerSecond = Quantity<FlopsPerSecondTag>;
+// I/O operations (or any countable operations) per second: IOPS.
+using OpsPerSecond = Quantity<OpsPerSecondTag>;
 
 constexpr BytesPerSecond operator/(Bytes b, Seconds s) { return BytesPerSecond(b.value / s.value); }
 constexpr Seconds operator/(Bytes b, BytesPerSecond r) { return Seconds(b.value / r.value); }
 constexpr Bytes operator*(BytesPerSecond r, Seconds s) { return Bytes(r.value * s.value); }
 constexpr Dollars operator*(DollarsPerHour p, Seconds s) { return Dollars(p.value * s.value / 3600.0); }
+// Operations of a fixed size: IOPS x block size = bytes per second, and back.
+constexpr BytesPerSecond operator*(OpsPerSecond x, Bytes b) { return BytesPerSecond(x.value * b.value); }
+constexpr OpsPerSecond operator/(BytesPerSecond r, Bytes b) { return OpsPerSecond(r.value / b.value); }
 
 // Energy price times power times time: W x s -> kWh.
 constexpr Dollars energy_cost(Watts w, Seconds s, DollarsPerKWh price) {
@@ -63,7 +69,17 @@ constexpr Dollars energy_cost(Watts w, Seconds s, DollarsPerKWh price) {
 }
 
 // The kinds of quantity a scenario value can hold; each has its own accepted units.
-enum class Dimension { bytes, seconds, bytes_per_second, watts, dollars, dollars_per_hour, dollars_per_kwh, flops };
+enum class Dimension {
+  bytes,
+  seconds,
+  bytes_per_second,
+  watts,
+  dollars,
+  dollars_per_hour,
+  dollars_per_kwh,
+  flops,
+  ops_per_second
+};
 
 // What a quantity of a dimension looks like, for error messages: `a size like "3.84TB" or "7.68TiB"`.
 std::string describe(Dimension d);
@@ -72,6 +88,8 @@ std::string describe(Dimension d);
 // (without the expected-form text, which callers add with describe()).
 // Rules: SI prefixes (k M G T P E) are powers of 1000, binary ones (Ki Mi Gi Ti Pi Ei) powers of 1024; "b" is a
 // bit and "B" a byte; rates take "/s" or "ps"; money is "$" followed by a number with an optional k/M suffix.
+// Operation rates are "IOPS", "op/s" or "ops/s" after an optional SI prefix ("1.6MIOPS", "800k op/s"); binary
+// prefixes are refused there, since a count of operations has no power-of-two convention to follow.
 std::optional<double> parse_quantity(std::string_view text, Dimension d, std::string* error);
 
 template <class Q> std::optional<Q> parse_as(std::string_view text, Dimension d, std::string* error) {

@@ -2,6 +2,7 @@
 // converts model units to SimGrid's SI doubles for the platform.
 #pragma once
 
+#include "models/cluster_network.hpp"
 #include "models/scenario.hpp"
 
 #include <simgrid/s4u.hpp>
@@ -41,6 +42,6 @@ struct Platform {
 // Must run before the platform is built.
 void configure_engine(simgrid::s4u::Engine& engine);
 
-Platform build_platform(const models::Scenario& sc);
+Platform build_platform(const models::Scenario& sc, const models::ClusterNetwork& net);
 
 } // namespace aisim::sim

@@ -101,6 +101,8 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
                        {"write_bytes", sm.write_bytes},
                        {"peak_read_Bps", peak_rate_Bps(sm.transfers, IoDirection::read)},
                        {"peak_write_Bps", peak_rate_Bps(sm.transfers, IoDirection::write)},
+                       {"max_flow_Bps", run.flow_bounds[s].read_Bps},
+                       {"max_flow_write_Bps", run.flow_bounds[s].write_Bps},
                        {"capacity_bytes", sys.capacity().value},
                        {"peak_used_bytes", sm.peak_used_bytes},
                        {"drives", sys.drive_count()},

@@ -20,9 +20,11 @@ RunOutput run_simulation(const models::Scenario& sc, Progress& progress) {
   char* argv[] = {name, nullptr};
   sg4::Engine engine(&argc, argv);
   configure_engine(engine);
-  const Platform platform = build_platform(sc);
+  const models::ClusterNetwork net = models::build_cluster_network(sc);
+  const Platform platform = build_platform(sc, net);
 
   RunOutput out;
+  out.flow_bounds = models::storage_flow_bounds(sc, net);
   Metrics& m = out.metrics;
   m.jobs.resize(sc.jobs.size());
   m.storage.resize(sc.storage.size());

@@ -5,12 +5,16 @@
 #include "metrics.hpp"
 #include "progress.hpp"
 
+#include "models/cluster_network.hpp"
 #include "models/scenario.hpp"
+
+#include <vector>
 
 namespace aisim::sim {
 
 struct RunOutput {
   Metrics metrics;
+  std::vector<models::FlowBound> flow_bounds; // per storage system
   double simulated_s = 0;
   double wall_s = 0;
 };

@@ -94,9 +94,17 @@ int contract(const Json& r) {
       const std::string b = "/storage/" + std::to_string(i);
       need(r, b + "/name", &Json::is_string);
       need(r, b + "/kind", &Json::is_string);
-      for (const char* k :
-           {"read_bytes", "write_bytes", "peak_read_Bps", "peak_write_Bps", "capacity_bytes", "peak_used_bytes"})
+      for (const char* k : {"read_bytes", "write_bytes", "peak_read_Bps", "peak_write_Bps", "max_flow_Bps",
+                            "max_flow_write_Bps", "capacity_bytes", "peak_used_bytes"})
         need_non_negative(r, b + "/" + k);
+      if (failures)
+        continue;
+      // The max-flow bound of the fabric and drives can never be beaten by the simulation.
+      const Json& s = r.at(Json::json_pointer(b));
+      if (s["peak_read_Bps"].get<double>() > s["max_flow_Bps"].get<double>() * (1 + 1e-9))
+        fail(b + ": peak_read_Bps exceeds the max-flow bound max_flow_Bps");
+      if (s["peak_write_Bps"].get<double>() > s["max_flow_write_Bps"].get<double>() * (1 + 1e-9))
+        fail(b + ": peak_write_Bps exceeds the max-flow bound max_flow_write_Bps");
     }
   }
   for (const char* k : {"horizon_s", "capex_usd", "opex_usd", "gpu_idle_usd", "total_usd"})

@@ -40,7 +40,7 @@ TEST_CASE("a minimal scenario parses and its defaults are filled in", "[scenario
   CHECK(sc.simulation.duration.value == 7 * 86400.0);
   CHECK(sc.simulation.fidelity == "aggregate");
   CHECK(sc.resolved["simulation"]["duration"] == "7d");
-  CHECK(sc.resolved["network"]["latency"] == "2us");
+  CHECK(sc.resolved["network"]["link_latency"] == "1us");
   CHECK(sc.resolved["workloads"][0]["prefetch_batches"] == 2);
   CHECK(sc.resolved["cluster"]["node_groups"][0]["gpu_price"] == "$30000.00");
   // The resolved document is itself a valid scenario that parses to the same thing.

@@ -62,6 +62,27 @@ TEST_CASE("money, prices, power and compute", "[units]") {
   CHECK(q("989 TFLOP/s", Dimension::flops) == 989e12);
 }
 
+TEST_CASE("operation rates take SI prefixes, IOPS or op/s", "[units]") {
+  CHECK(q("1.6MIOPS", Dimension::ops_per_second) == 1.6e6);
+  CHECK(q("1.6M IOPS", Dimension::ops_per_second) == 1.6e6);
+  CHECK(q("940kIOPS", Dimension::ops_per_second) == 940e3);
+  CHECK(q("940KIOPS", Dimension::ops_per_second) == 940e3);
+  CHECK(q("1200000IOPS", Dimension::ops_per_second) == 1.2e6);
+  CHECK(q("800k op/s", Dimension::ops_per_second) == 800e3);
+  CHECK(q("2.5Gops/s", Dimension::ops_per_second) == 2.5e9);
+  CHECK(q("38 kIOPS", Dimension::ops_per_second) == 38e3);
+  CHECK(error_of("1.6M", Dimension::ops_per_second) == "unknown unit \"M\"");
+  CHECK(error_of("1600000", Dimension::ops_per_second) == "a bare number has no unit");
+  CHECK(error_of("1MiIOPS", Dimension::ops_per_second) ==
+        "binary prefix \"Mi\" in an operation rate (SI prefixes only: k, M, G, ...)");
+  CHECK(error_of("1.6M iops", Dimension::ops_per_second) == "unknown unit \"M iops\"");
+  CHECK(error_of("7GB/s", Dimension::ops_per_second) == "unknown unit \"GB/s\"");
+  CHECK(describe(Dimension::ops_per_second) == "a rate of operations like \"1.6MIOPS\", \"940kIOPS\" or \"800k op/s\"");
+  // IOPS x block size is a bandwidth, and back.
+  CHECK((OpsPerSecond(1.6e6) * Bytes(4096)).value == 1.6e6 * 4096);
+  CHECK((BytesPerSecond(7e9) / Bytes(4096)).value == 7e9 / 4096);
+}
+
 TEST_CASE("invalid quantities say why", "[units]") {
   CHECK(error_of("400", Dimension::bytes_per_second) == "a bare number has no unit");
   CHECK(error_of("400Gb", Dimension::bytes_per_second) == "a rate needs \"/s\" or \"ps\" after \"Gb\"");

@@ -1,0 +1,50 @@
+#include "cluster_network.hpp"
+
+namespace aisim::models {
+
+namespace {
+std::vector<FabricEndpoint> endpoints_of(const Scenario& sc, std::vector<int>& first_node,
+                                         std::vector<int>& first_enclosure) {
+  std::vector<FabricEndpoint> eps;
+  for (const auto& g : sc.node_groups) {
+    first_node.push_back(static_cast<int>(eps.size()));
+    for (int i = 0; i < g.count; ++i)
+      eps.push_back({EndpointKind::gpu_node, g.nic_bandwidth(), g.nics});
+  }
+  for (const auto& s : sc.storage) {
+    first_enclosure.push_back(static_cast<int>(eps.size()));
+    for (int e = 0; e < s.enclosures; ++e)
+      eps.push_back({EndpointKind::storage, s.port_bandwidth(), s.ports_per_enclosure});
+  }
+  return eps;
+}
+} // namespace
+
+ClusterNetwork build_cluster_network(const Scenario& sc) {
+  std::vector<int> first_node, first_enclosure;
+  auto eps = endpoints_of(sc, first_node, first_enclosure);
+  return ClusterNetwork{Fabric(sc.network, std::move(eps)), std::move(first_node), std::move(first_enclosure)};
+}
+
+std::vector<FlowBound> storage_flow_bounds(const Scenario& sc, const ClusterNetwork& net) {
+  std::vector<int> gpus;
+  for (size_t g = 0; g < sc.node_groups.size(); ++g)
+    for (int i = 0; i < sc.node_groups[g].count; ++i)
+      gpus.push_back(net.node_endpoint(static_cast<int>(g), i));
+  std::vector<FlowBound> out;
+  for (size_t s = 0; s < sc.storage.size(); ++s) {
+    const auto& sys = sc.storage[s];
+    std::vector<std::pair<int, double>> rd, wr;
+    for (int e = 0; e < sys.enclosures; ++e) {
+      const int ep = net.enclosure_endpoint(static_cast<int>(s), e);
+      rd.emplace_back(ep, sys.enclosure_read_bandwidth().value);
+      wr.emplace_back(ep, sys.enclosure_write_bandwidth().value);
+    }
+    // Cables are full duplex with equal capacity both ways, so the GPU -> storage bound is the storage -> GPU
+    // flow with the drives' write bandwidth as the cap.
+    out.push_back({net.fabric.max_flow_Bps(rd, gpus), net.fabric.max_flow_Bps(wr, gpus)});
+  }
+  return out;
+}
+
+} // namespace aisim::models
