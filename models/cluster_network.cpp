@@ -13,8 +13,8 @@ std::vector<FabricEndpoint> endpoints_of(const Scenario& sc, std::vector<int>& f
   }
   for (const auto& s : sc.storage) {
     first_enclosure.push_back(static_cast<int>(eps.size()));
-    for (int e = 0; e < s.enclosures; ++e)
-      eps.push_back({EndpointKind::storage, s.port_bandwidth(), s.ports_per_enclosure});
+    for (int e = 0; e < s.servers; ++e) // local_nvme has none: its drives sit in the GPU nodes
+      eps.push_back({EndpointKind::storage, s.front_end, s.front_end_ports});
   }
   return eps;
 }
@@ -34,14 +34,21 @@ std::vector<FlowBound> storage_flow_bounds(const Scenario& sc, const ClusterNetw
   std::vector<FlowBound> out;
   for (size_t s = 0; s < sc.storage.size(); ++s) {
     const auto& sys = sc.storage[s];
+    if (sys.kind == "local_nvme") {
+      // No network: each node reaches only its own drives.
+      const double nodes = sys.nodes, per_node = sys.drives_per_node;
+      out.push_back(
+          {sys.drive_read_bandwidth().value * per_node * nodes, sys.drive_write_bandwidth().value * per_node * nodes});
+      continue;
+    }
     std::vector<std::pair<int, double>> rd, wr;
-    for (int e = 0; e < sys.enclosures; ++e) {
+    for (int e = 0; e < sys.servers; ++e) {
       const int ep = net.enclosure_endpoint(static_cast<int>(s), e);
-      rd.emplace_back(ep, sys.enclosure_read_bandwidth().value);
-      wr.emplace_back(ep, sys.enclosure_write_bandwidth().value);
+      rd.emplace_back(ep, sys.server_read_bandwidth().value);
+      wr.emplace_back(ep, sys.server_write_bandwidth().value);
     }
     // Cables are full duplex with equal capacity both ways, so the GPU -> storage bound is the storage -> GPU
-    // flow with the drives' write bandwidth as the cap.
+    // flow with what the servers can absorb as the cap.
     out.push_back({net.fabric.max_flow_Bps(rd, gpus), net.fabric.max_flow_Bps(wr, gpus)});
   }
   return out;

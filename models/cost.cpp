@@ -2,7 +2,7 @@
 
 namespace aisim::models {
 
-CostBreakdown compute_cost(const Scenario& sc, const GpuTimeSplit& split) {
+CostBreakdown compute_cost(const Scenario& sc, const GpuTimeSplit& split, const std::vector<StorageUsage>& usage) {
   CostBreakdown c;
   c.horizon = sc.costs.horizon;
   Dollars capex;
@@ -15,16 +15,29 @@ CostBreakdown compute_cost(const Scenario& sc, const GpuTimeSplit& split) {
     other_power += g.node_power * g.count;
     gpus += g.gpu_count();
   }
-  for (const auto& s : sc.storage) {
-    capex += s.enclosure_price * s.enclosures + s.drive.price * s.drive_count();
-    const Watts drive_w = s.drive.idle_power + (s.drive.active_power - s.drive.idle_power) * kDriveDutyActive;
-    other_power += s.enclosure_power * s.enclosures + drive_w * s.drive_count();
+  Dollars services;
+  const double months = sc.costs.horizon.value / (365.0 * 86400.0 / 12.0);
+  for (size_t i = 0; i < sc.storage.size(); ++i) {
+    const auto& s = sc.storage[i];
+    capex += s.chassis_price;
+    other_power += s.chassis_power;
+    if (s.drive) {
+      capex += s.drive->price * s.drive_count();
+      const Watts drive_w = s.drive->idle_power + (s.drive->active_power - s.drive->idle_power) * kDriveDutyActive;
+      other_power += drive_w * s.drive_count();
+    }
+    if (s.kind == "object" && i < usage.size()) {
+      services += Dollars(s.storage_price.value * usage[i].stored_bytes * months);
+      services += Dollars(s.retrieval_price.value * usage[i].read_Bps * sc.costs.horizon.value);
+    }
   }
   const double busy = split.compute; // only computing GPUs draw board power; stalled ones wait
   const Watts gpu_power = gpu_power_busy * busy + gpu_power_idle * (1.0 - busy);
   const Watts facility = (gpu_power + other_power) * sc.costs.pue;
   c.capex = capex;
-  c.opex = energy_cost(facility, c.horizon, sc.costs.energy_price);
+  c.energy = energy_cost(facility, c.horizon, sc.costs.energy_price);
+  c.services = services;
+  c.opex = c.energy + c.services;
   const double gpu_hours = gpus * c.horizon.value / 3600.0;
   c.useful_gpu_hours = gpu_hours * split.compute;
   c.gpu_idle = Dollars(gpu_hours * (1.0 - split.compute) * sc.costs.gpu_hour_price.value);

@@ -307,14 +307,23 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
     if (storage->ok()) {
       if (doc["storage"].empty())
         diag.error("/storage", "no storage systems (expected at least one named system)");
+      for (const auto& [sname, entry] : doc["storage"].items())
+        storage_names.push_back(sname); // every name first: replication may point forward
       for (auto& [sname, entry] : doc["storage"].items()) {
         storage->accept(sname);
-        storage_names.push_back(sname);
         ObjectReader s(entry, storage->child_pointer(sname), diag);
         if (!s.ok())
           continue;
-        if (auto sys = parse_storage_system(s, sname, sc.drives, drive_names, diag))
-          sc.storage.push_back(*sys);
+        auto sys = parse_storage_system(s, sname, sc.drives, drive_names, group_names, storage_names);
+        if (!sys)
+          continue;
+        if (sys->kind == "local_nvme") {
+          const NodeGroup* g = sc.find_node_group(sys->node_group);
+          if (!g)
+            continue; // the group had errors, already reported
+          sys->nodes = g->count;
+        }
+        sc.storage.push_back(*sys);
       }
     }
     storage->finish();
@@ -452,11 +461,12 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
     for (const auto& g : sc.node_groups)
       endpoints += g.count;
     for (const auto& s : sc.storage)
-      endpoints += s.enclosures;
+      endpoints += s.servers;
     if (endpoints > *limit)
-      diag.error("/network/k", "the fat tree attaches " + std::to_string(*limit) + " endpoints, the scenario has " +
-                                   std::to_string(endpoints) + " GPU nodes and enclosures (expected k with k^3/4 >= " +
-                                   std::to_string(endpoints) + ")");
+      diag.error("/network/k",
+                 "the fat tree attaches " + std::to_string(*limit) + " endpoints, the scenario has " +
+                     std::to_string(endpoints) +
+                     " GPU nodes and storage servers (expected k with k^3/4 >= " + std::to_string(endpoints) + ")");
   }
   for (size_t i = 0; i < sc.jobs.size(); ++i) {
     const auto& job = sc.jobs[i];

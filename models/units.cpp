@@ -153,6 +153,34 @@ std::optional<double> parse_ops(std::string_view unit, std::string* error) {
   return std::nullopt;
 }
 
+std::optional<double> parse_money(std::string_view s, std::string_view tail, std::string* error);
+
+// "$0.01/GB" or, with per_month, "$20/TB-month": an amount per size, returned per byte.
+std::optional<double> parse_money_per_size(std::string_view s, bool per_month, std::string* error) {
+  const auto slash = s.find('/');
+  if (slash == std::string_view::npos) {
+    *error = per_month ? "expected \"/TB-month\" or the like after the amount"
+                       : "expected \"/GB\" or the like after the amount";
+    return std::nullopt;
+  }
+  auto amount = parse_money(s.substr(0, slash), "", error);
+  if (!amount)
+    return std::nullopt;
+  std::string_view per = trim(s.substr(slash + 1));
+  if (per_month) {
+    if (!per.ends_with("-month")) {
+      *error = "expected a \"-month\" price, like \"$20/TB-month\"";
+      return std::nullopt;
+    }
+    per.remove_suffix(6);
+  }
+  // "/TB" means per terabyte: a size unit without a number.
+  auto bytes = parse_data(per, false, error);
+  if (!bytes)
+    return std::nullopt;
+  return *amount / *bytes;
+}
+
 // "$2.50", "$1.2M", "$30k", with an optional "/h" or "/kWh" tail checked by the caller.
 std::optional<double> parse_money(std::string_view s, std::string_view tail, std::string* error) {
   if (!s.starts_with("$")) {
@@ -217,6 +245,10 @@ std::string describe(Dimension d) {
     return "a price per hour like \"$2.50/h\"";
   case Dimension::dollars_per_kwh:
     return "an energy price like \"$0.12/kWh\"";
+  case Dimension::dollars_per_byte:
+    return "a price per size like \"$0.01/GB\"";
+  case Dimension::dollars_per_byte_month:
+    return "a storage price like \"$20/TB-month\"";
   case Dimension::flops:
     return "a compute rate like \"989TFLOPS\"";
   case Dimension::ops_per_second:
@@ -242,6 +274,10 @@ std::optional<double> parse_quantity(std::string_view text, Dimension d, std::st
   }
   case Dimension::dollars_per_kwh:
     return parse_money(s, "/kWh", &err);
+  case Dimension::dollars_per_byte:
+    return parse_money_per_size(s, false, &err);
+  case Dimension::dollars_per_byte_month:
+    return parse_money_per_size(s, true, &err);
   default:
     break;
   }

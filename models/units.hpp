@@ -41,6 +41,8 @@ struct WattsTag {};
 struct DollarsTag {};
 struct DollarsPerHourTag {};
 struct DollarsPerKWhTag {};
+struct DollarsPerByteTag {};
+struct DollarsPerByteMonthTag {};
 struct FlopsPerSecondTag {};
 struct OpsPerSecondTag {};
 
@@ -51,6 +53,8 @@ using Watts = Quantity<WattsTag>;
 using Dollars = Quantity<DollarsTag>;
 using DollarsPerHour = Quantity<DollarsPerHourTag>;
 using DollarsPerKWh = Quantity<DollarsPerKWhTag>;
+using DollarsPerByte = Quantity<DollarsPerByteTag>;
+using DollarsPerByteMonth = Quantity<DollarsPerByteMonthTag>; // a month is 1/12 of a 365-day year
 using FlopsPerSecond = Quantity<FlopsPerSecondTag>;
 // I/O operations (or any countable operations) per second: IOPS.
 using OpsPerSecond = Quantity<OpsPerSecondTag>;
@@ -78,7 +82,9 @@ enum class Dimension {
   dollars_per_hour,
   dollars_per_kwh,
   flops,
-  ops_per_second
+  ops_per_second,
+  dollars_per_byte,      // "$0.01/GB": a price per byte moved (object retrieval)
+  dollars_per_byte_month // "$20/TB-month": a price per byte stored per month (object capacity)
 };
 
 // What a quantity of a dimension looks like, for error messages: `a size like "3.84TB" or "7.68TiB"`.

@@ -4,9 +4,18 @@
 
 namespace aisim::sim {
 
-void StorageMetrics::add_used(double bytes) {
-  used_bytes += bytes;
-  peak_used_bytes = std::max(peak_used_bytes, used_bytes);
+double StorageMetrics::peak_used_bytes(double until_s) const {
+  auto events = usage_events;
+  std::sort(events.begin(), events.end(),
+            [](const auto& a, const auto& b) { return a.first != b.first ? a.first < b.first : a.second > b.second; });
+  double used = 0, peak = 0;
+  for (const auto& [t, delta] : events) {
+    if (t > until_s)
+      break;
+    used += delta;
+    peak = std::max(peak, used);
+  }
+  return peak;
 }
 
 double peak_rate_Bps(const std::vector<TransferRecord>& transfers, IoDirection direction) {
@@ -14,7 +23,7 @@ double peak_rate_Bps(const std::vector<TransferRecord>& transfers, IoDirection d
   // are not counted as overlapping.
   std::vector<std::pair<double, double>> edges;
   for (const auto& t : transfers) {
-    if (t.direction != direction || t.end_s <= t.start_s)
+    if (t.direction != direction || t.replica || t.end_s <= t.start_s)
       continue;
     const double rate = t.bytes / (t.end_s - t.start_s);
     edges.emplace_back(t.start_s, rate);

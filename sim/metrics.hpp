@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace aisim::sim {
@@ -31,16 +32,20 @@ enum class IoDirection { read, write };
 struct TransferRecord {
   double start_s = 0, end_s = 0, bytes = 0;
   IoDirection direction = IoDirection::read;
+  bool replica = false; // another system's copy arriving, not traffic from the GPUs
 };
 
 struct StorageMetrics {
   double read_bytes = 0;
   double write_bytes = 0;
-  double used_bytes = 0;
-  double peak_used_bytes = 0;
+  double replicated_in_bytes = 0; // written here as another system's replica
   std::vector<TransferRecord> transfers;
+  // Occupancy changes at their times; a deletion may be dated in the future (snapshots, retention lock).
+  std::vector<std::pair<double, double>> usage_events;
 
-  void add_used(double bytes);
+  void add_used(double time_s, double bytes) { usage_events.emplace_back(time_s, bytes); }
+  // Highest occupancy up to `until_s`, applying changes in time order (growth before release at equal times).
+  double peak_used_bytes(double until_s) const;
 };
 
 struct Metrics {
@@ -49,7 +54,8 @@ struct Metrics {
   uint64_t activities = 0; // SimGrid activities started (comms, I/Os, sleeps): the event count reported
 };
 
-// Highest summed rate of overlapping transfers in one direction, in bytes per second.
+// Highest summed rate of overlapping transfers between the GPUs and a system in one direction (replicas left
+// out), in bytes per second.
 double peak_rate_Bps(const std::vector<TransferRecord>& transfers, IoDirection direction);
 
 } // namespace aisim::sim

@@ -13,18 +13,35 @@ void configure_engine(sg4::Engine& /*engine*/) {
   sg4::Engine::set_config("network/TCP-gamma:1e18");
 }
 
+namespace {
+
+// Disks for `drives` drives of one model: one each at fidelity "full", one with their summed bandwidth otherwise
+// (transfers stripe evenly, so both behave the same).
+std::vector<sg4::Disk*> create_disks(sg4::Host* host, const std::string& name, int drives, double read_Bps,
+                                     double write_Bps, bool full) {
+  std::vector<sg4::Disk*> out;
+  const int disks = full ? drives : 1;
+  const double per_disk = static_cast<double>(drives) / disks;
+  for (int d = 0; d < disks; ++d)
+    out.push_back(
+        host->create_disk(name + "-nvme" + std::to_string(d), read_Bps * per_disk, write_Bps * per_disk)->seal());
+  return out;
+}
+
+} // namespace
+
 Platform build_platform(const models::Scenario& sc, const models::ClusterNetwork& net) {
   Platform p;
   auto* zone = sg4::create_full_zone("cluster");
   const double latency = sc.network.link_latency.value;
   const auto& fabric = net.fabric;
+  const bool full = sc.simulation.fidelity == "full";
 
   // GPU node sets: a job's nodes in one leaf form one set at fidelity "aggregate"; each node is a set at "full".
   p.node_sets_of_job.resize(sc.jobs.size());
   std::vector<sg4::Link*> nics;
   std::vector<int> leaf_of_set;
   std::vector<int> next_free_node(sc.node_groups.size(), 0);
-  const bool full = sc.simulation.fidelity == "full";
   for (size_t j = 0; j < sc.jobs.size(); ++j) {
     const auto& job = sc.jobs[j];
     int g = 0;
@@ -45,7 +62,15 @@ Platform build_platform(const models::Scenario& sc, const models::ClusterNetwork
       ns.nodes = b - a;
       ns.gpus = ns.nodes * group.gpus_per_node;
       ns.name = group.name + "-" + std::to_string(a) + (ns.nodes > 1 ? "-" + std::to_string(b - 1) : "");
-      ns.host = zone->create_host(ns.name, 1e9)->seal();
+      ns.host = zone->create_host(ns.name, 1e9);
+      for (size_t s = 0; s < sc.storage.size(); ++s) {
+        const auto& sys = sc.storage[s];
+        if (sys.kind == "local_nvme" && sys.node_group == group.name)
+          ns.local_disks[static_cast<int>(s)] =
+              create_disks(ns.host, ns.name + "-" + sys.name, ns.nodes * sys.drives_per_node,
+                           sys.drive_read_bandwidth().value, sys.drive_write_bandwidth().value, full);
+      }
+      ns.host->seal();
       nics.push_back(zone->create_split_duplex_link(ns.name + "-nic", group.nic_bandwidth().value * ns.nodes)
                          ->set_latency(latency)
                          ->seal());
@@ -56,38 +81,30 @@ Platform build_platform(const models::Scenario& sc, const models::ClusterNetwork
     }
   }
 
-  // JBOF enclosures: a host with its drives as disks and its NVMe-oF ports as one link.
-  p.enclosures_of_storage.resize(sc.storage.size());
-  std::vector<sg4::Link*> ports;
-  std::vector<sg4::Link*> switches;
-  std::vector<int> leaf_of_enclosure;
+  // Storage servers: a host with its drives as disks, its front end (NVMe-oF or client ports) as one link, and
+  // an internal limit (PCIe switch, controller) as another when the system has one.
+  p.servers_of_storage.resize(sc.storage.size());
+  std::vector<sg4::Link*> front_ends, internals;
+  std::vector<int> leaf_of_server;
   for (size_t s = 0; s < sc.storage.size(); ++s) {
     const auto& sys = sc.storage[s];
-    for (int e = 0; e < sys.enclosures; ++e) {
-      Enclosure enc;
-      enc.storage = static_cast<int>(s);
-      const std::string name = sys.name + "-enc" + std::to_string(e);
-      enc.host = zone->create_host(name, 1e9);
-      // Transfers stripe evenly over an enclosure's drives, so at fidelity "aggregate" one disk with the summed
-      // bandwidth behaves the same as the drives side by side, at a fraction of the simulation cost.
-      const int disks = full ? sys.drives_per_enclosure : 1;
-      const double per_disk = static_cast<double>(sys.drives_per_enclosure) / disks;
-      for (int d = 0; d < disks; ++d)
-        enc.drives.push_back(enc.host
-                                 ->create_disk(name + "-nvme" + std::to_string(d),
-                                               sys.drive_read_bandwidth().value * per_disk,
-                                               sys.drive_write_bandwidth().value * per_disk)
-                                 ->seal());
-      enc.host->seal();
-      ports.push_back(
-          zone->create_split_duplex_link(name + "-ports", sys.port_bandwidth().value)->set_latency(latency)->seal());
-      // The PCIe switch between the drives and the NVMe-oF controllers, when the scenario says it can limit.
-      switches.push_back(sys.switch_uplink
-                             ? zone->create_split_duplex_link(name + "-pcie-switch", sys.switch_uplink->value)->seal()
-                             : nullptr);
-      leaf_of_enclosure.push_back(fabric.leaf_of(net.enclosure_endpoint(static_cast<int>(s), e)));
-      p.enclosures_of_storage[s].push_back(static_cast<int>(p.enclosures.size()));
-      p.enclosures.push_back(enc);
+    for (int e = 0; e < sys.servers; ++e) {
+      StorageServer srv;
+      srv.storage = static_cast<int>(s);
+      const std::string name = sys.name + "-" + std::to_string(e);
+      srv.host = zone->create_host(name, 1e9);
+      if (sys.drive)
+        srv.disks = create_disks(srv.host, name, sys.drives_per_server, sys.drive_read_bandwidth().value,
+                                 sys.drive_write_bandwidth().value, full);
+      srv.host->seal();
+      front_ends.push_back(
+          zone->create_split_duplex_link(name + "-front-end", sys.front_end.value)->set_latency(latency)->seal());
+      internals.push_back(sys.internal_limit
+                              ? zone->create_split_duplex_link(name + "-internal", sys.internal_limit->value)->seal()
+                              : nullptr);
+      leaf_of_server.push_back(fabric.leaf_of(net.enclosure_endpoint(static_cast<int>(s), e)));
+      p.servers_of_storage[s].push_back(static_cast<int>(p.servers.size()));
+      p.servers.push_back(srv);
     }
   }
 
@@ -95,34 +112,61 @@ Platform build_platform(const models::Scenario& sc, const models::ClusterNetwork
   std::vector<sg4::Link*> fabric_links;
   for (const auto& l : fabric.links())
     fabric_links.push_back(zone->create_split_duplex_link(l.name, l.capacity_Bps)->set_latency(latency)->seal());
-  auto hops = [&](int from_leaf, int to_leaf) {
-    std::vector<sg4::LinkInRoute> out;
-    for (const auto& h : fabric.route(from_leaf, to_leaf))
+  // From a node set or server (its access links, outward) across the fabric to a server (its links, inward).
+  auto route = [&](std::vector<sg4::LinkInRoute> out, int from_leaf, int to_server) {
+    for (const auto& h : fabric.route(from_leaf, leaf_of_server[to_server]))
       out.emplace_back(fabric_links[h.link], h.up ? Dir::UP : Dir::DOWN);
+    out.emplace_back(front_ends[to_server], Dir::DOWN);
+    if (internals[to_server])
+      out.emplace_back(internals[to_server], Dir::DOWN);
+    return out;
+  };
+  auto outward = [&](int server) {
+    std::vector<sg4::LinkInRoute> out;
+    if (internals[server])
+      out.emplace_back(internals[server], Dir::UP);
+    out.emplace_back(front_ends[server], Dir::UP);
     return out;
   };
 
-  // Every node set reaches every enclosure: its NIC, the fabric between their leaves, the enclosure's ports.
+  // Every node set reaches every server; the way back mirrors the way there. Towards an object store a node set
+  // also crosses its connection pool: a bounded number of connections, each paying the request latency once per
+  // object (StorageSystem::object_node_rate).
   for (size_t n = 0; n < p.node_sets.size(); ++n) {
-    for (size_t e = 0; e < p.enclosures.size(); ++e) {
+    std::map<int, sg4::Link*> pools;
+    for (size_t s = 0; s < sc.storage.size(); ++s)
+      if (sc.storage[s].kind == "object")
+        pools[static_cast<int>(s)] =
+            zone->create_split_duplex_link(p.node_sets[n].name + "-" + sc.storage[s].name + "-connections",
+                                           sc.storage[s].object_node_rate().value * p.node_sets[n].nodes)
+                ->seal();
+    for (size_t e = 0; e < p.servers.size(); ++e) {
       auto* node = p.node_sets[n].host->get_netpoint();
-      auto* enc = p.enclosures[e].host->get_netpoint();
-      std::vector<sg4::LinkInRoute> to_enc{sg4::LinkInRoute(nics[n], Dir::UP)};
-      for (const auto& h : hops(leaf_of_set[n], leaf_of_enclosure[e]))
-        to_enc.push_back(h);
-      to_enc.emplace_back(ports[e], Dir::DOWN);
-      std::vector<sg4::LinkInRoute> to_node;
-      if (switches[e]) {
-        to_enc.emplace_back(switches[e], Dir::DOWN);
-        to_node.emplace_back(switches[e], Dir::UP);
-      }
-      to_node.emplace_back(ports[e], Dir::UP);
-      for (const auto& h : hops(leaf_of_enclosure[e], leaf_of_set[n]))
-        to_node.push_back(h);
-      to_node.emplace_back(nics[n], Dir::DOWN);
-      zone->add_route(node, enc, nullptr, nullptr, to_enc, false);
-      zone->add_route(enc, node, nullptr, nullptr, to_node, false);
+      auto* srv = p.servers[e].host->get_netpoint();
+      auto* pool = pools.count(p.servers[e].storage) ? pools[p.servers[e].storage] : nullptr;
+      std::vector<sg4::LinkInRoute> there{sg4::LinkInRoute(nics[n], Dir::UP)};
+      if (pool)
+        there.emplace_back(pool, Dir::UP);
+      zone->add_route(node, srv, nullptr, nullptr, route(there, leaf_of_set[n], static_cast<int>(e)), false);
+      auto back = outward(static_cast<int>(e));
+      for (const auto& h : fabric.route(leaf_of_server[e], leaf_of_set[n]))
+        back.emplace_back(fabric_links[h.link], h.up ? Dir::UP : Dir::DOWN);
+      if (pool)
+        back.emplace_back(pool, Dir::DOWN);
+      back.emplace_back(nics[n], Dir::DOWN);
+      zone->add_route(srv, node, nullptr, nullptr, back, false);
     }
+  }
+  // Replication: every server of a replicating system reaches every server of its target.
+  for (size_t s = 0; s < sc.storage.size(); ++s) {
+    if (!sc.storage[s].replication)
+      continue;
+    const auto* target = sc.find_storage(sc.storage[s].replication->target);
+    const auto t = static_cast<size_t>(target - sc.storage.data());
+    for (int a : p.servers_of_storage[s])
+      for (int b : p.servers_of_storage[t])
+        zone->add_route(p.servers[a].host->get_netpoint(), p.servers[b].host->get_netpoint(), nullptr, nullptr,
+                        route(outward(a), leaf_of_server[a], b), false);
   }
   zone->seal();
   return p;

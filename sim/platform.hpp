@@ -7,14 +7,15 @@
 
 #include <simgrid/s4u.hpp>
 
+#include <map>
 #include <string>
 #include <vector>
 
 namespace aisim::sim {
 
 // A set of identical GPU nodes doing the same thing: one node at fidelity "full", all of a job's nodes in one
-// node group at fidelity "aggregate" (one host whose NIC link carries the set's summed bandwidth). Both levels
-// model the same bandwidths; tests/CMakeLists.txt checks that they agree.
+// leaf at fidelity "aggregate" (one host whose NIC link carries the set's summed bandwidth). Both levels model
+// the same bandwidths; tests/CMakeLists.txt checks that they agree.
 struct NodeSet {
   std::string name;
   int group = -1;
@@ -22,20 +23,22 @@ struct NodeSet {
   int nodes = 0;
   int gpus = 0;
   simgrid::s4u::Host* host = nullptr;
+  std::map<int, std::vector<simgrid::s4u::Disk*>> local_disks; // by storage index, for local_nvme systems
 };
 
-// An enclosure's disks: one per drive at fidelity "full", one standing for all its drives at "aggregate".
-struct Enclosure {
+// A storage server: a JBOF enclosure, an active array controller, a file server or an object gateway. Its disks
+// are one per drive at fidelity "full", one standing for all its drives at "aggregate" (none for object).
+struct StorageServer {
   int storage = -1;
   simgrid::s4u::Host* host = nullptr;
-  std::vector<simgrid::s4u::Disk*> drives;
+  std::vector<simgrid::s4u::Disk*> disks;
 };
 
 struct Platform {
   std::vector<NodeSet> node_sets;
-  std::vector<Enclosure> enclosures;
-  std::vector<std::vector<int>> enclosures_of_storage; // by storage index
-  std::vector<std::vector<int>> node_sets_of_job;      // by job index
+  std::vector<StorageServer> servers;
+  std::vector<std::vector<int>> servers_of_storage; // by storage index
+  std::vector<std::vector<int>> node_sets_of_job;   // by job index
 };
 
 // Network settings for datacenter fabrics (RDMA / NVMe-oF): CM02 without TCP window or cross-traffic effects.

@@ -47,6 +47,37 @@ std::string fmt(const char* f, double v) {
   return buf;
 }
 
+// What protects the data on a system, so a planner sees it next to the performance figures.
+Json data_services_json(const models::Scenario& sc, const models::StorageSystem& sys) {
+  Json out = Json::array();
+  const auto& p = sys.protection;
+  if (p.scheme != "none")
+    out.push_back({{"service", "protection"},
+                   {"scheme", p.scheme},
+                   {"data", p.data},
+                   {"parity", p.parity},
+                   {"where", sys.host_side_protection ? "host" : "storage"},
+                   {"usable_fraction", p.efficiency()},
+                   {"write_amplification", p.write_amplification()}});
+  if (sys.snapshots)
+    out.push_back({{"service", "snapshots"},
+                   {"interval_s", sys.snapshots->interval.value},
+                   {"retention_s", sys.snapshots->retention.value}});
+  if (sys.replication)
+    out.push_back({{"service", "replication"}, {"target", sys.replication->target}, {"mode", sys.replication->mode}});
+  if (sys.retention_lock)
+    out.push_back({{"service", "retention_lock"}, {"duration_s", sys.retention_lock->value}});
+  if (sys.kind == "array")
+    out.push_back({{"service", "controller_failover"}, {"mode", sys.failover}, {"controllers", sys.controllers}});
+  if (sys.kind == "object")
+    out.push_back({{"service", "durability"}, {"annual", sys.durability}});
+  // Replicas that other systems send here protect their data too.
+  for (const auto& other : sc.storage)
+    if (other.replication && other.replication->target == sys.name)
+      out.push_back({{"service", "replica_of"}, {"source", other.name}, {"mode", other.replication->mode}});
+  return out;
+}
+
 } // namespace
 
 Json build_results(const models::Scenario& sc, const RunOutput& run) {
@@ -92,29 +123,37 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
   r["jobs"] = jobs;
 
   Json storage = Json::array();
+  std::vector<double> peak_used(sc.storage.size());
+  std::vector<models::StorageUsage> usage;
   for (size_t s = 0; s < sc.storage.size(); ++s) {
     const auto& sys = sc.storage[s];
     const auto& sm = run.metrics.storage[s];
+    peak_used[s] = sm.peak_used_bytes(T);
+    usage.push_back({peak_used[s], sm.read_bytes / T});
     storage.push_back({{"name", sys.name},
                        {"kind", sys.kind},
                        {"read_bytes", sm.read_bytes},
                        {"write_bytes", sm.write_bytes},
+                       {"replicated_in_bytes", sm.replicated_in_bytes},
                        {"peak_read_Bps", peak_rate_Bps(sm.transfers, IoDirection::read)},
                        {"peak_write_Bps", peak_rate_Bps(sm.transfers, IoDirection::write)},
                        {"max_flow_Bps", run.flow_bounds[s].read_Bps},
                        {"max_flow_write_Bps", run.flow_bounds[s].write_Bps},
+                       {"raw_capacity_bytes", sys.raw_capacity().value},
                        {"capacity_bytes", sys.capacity().value},
-                       {"peak_used_bytes", sm.peak_used_bytes},
+                       {"peak_used_bytes", peak_used[s]},
                        {"drives", sys.drive_count()},
-                       {"data_services", Json::array()}});
+                       {"data_services", data_services_json(sc, sys)}});
   }
   r["storage"] = storage;
 
   models::GpuTimeSplit split{g.compute, g.data, g.checkpoint, g.failure, g.idle};
-  const auto c = models::compute_cost(sc, split);
+  const auto c = models::compute_cost(sc, split, usage);
   r["cost"] = {{"horizon_s", c.horizon.value},
                {"capex_usd", c.capex.value},
                {"opex_usd", c.opex.value},
+               {"energy_usd", c.energy.value},
+               {"storage_services_usd", c.services.value},
                {"gpu_idle_usd", c.gpu_idle.value},
                {"total_usd", c.total.value},
                {"useful_gpu_hours", c.useful_gpu_hours},
@@ -123,9 +162,9 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
 
   Json warnings = Json::array();
   for (size_t s = 0; s < sc.storage.size(); ++s)
-    if (run.metrics.storage[s].peak_used_bytes > sc.storage[s].capacity().value)
+    if (peak_used[s] > sc.storage[s].capacity().value)
       warnings.push_back("storage \"" + sc.storage[s].name + "\" would need " +
-                         models::format_bytes(models::Bytes(run.metrics.storage[s].peak_used_bytes)) + " but holds " +
+                         models::format_bytes(models::Bytes(peak_used[s])) + " but holds " +
                          models::format_bytes(sc.storage[s].capacity()) +
                          "; lower policies.checkpoint_keep_last or add drives");
   for (size_t j = 0; j < sc.jobs.size(); ++j) {
@@ -218,19 +257,22 @@ std::string format_summary(const Json& r, const std::string& results_path) {
   o += "\nstorage               read      written   peak read    peak write   peak used / capacity\n";
   for (const auto& s : r["storage"]) {
     char buf[256];
-    std::snprintf(buf, sizeof buf, "  %-14s %10s %10s %12s %12s   %s / %s\n", s["name"].get<std::string>().c_str(),
-                  models::format_bytes(Bytes(s["read_bytes"])).c_str(),
-                  models::format_bytes(Bytes(s["write_bytes"])).c_str(),
-                  models::format_rate(BytesPerSecond(s["peak_read_Bps"])).c_str(),
-                  models::format_rate(BytesPerSecond(s["peak_write_Bps"])).c_str(),
-                  models::format_bytes(Bytes(s["peak_used_bytes"])).c_str(),
-                  models::format_bytes(Bytes(s["capacity_bytes"])).c_str());
+    std::snprintf(
+        buf, sizeof buf, "  %-14s %10s %10s %12s %12s   %s / %s\n", s["name"].get<std::string>().c_str(),
+        models::format_bytes(Bytes(s["read_bytes"])).c_str(),
+        models::format_bytes(Bytes(s["write_bytes"].get<double>() + s["replicated_in_bytes"].get<double>())).c_str(),
+        models::format_rate(BytesPerSecond(s["peak_read_Bps"])).c_str(),
+        models::format_rate(BytesPerSecond(s["peak_write_Bps"])).c_str(),
+        models::format_bytes(Bytes(s["peak_used_bytes"])).c_str(),
+        models::format_bytes(Bytes(s["capacity_bytes"])).c_str());
     o += buf;
   }
   const auto& c = r["cost"];
   o += "\ncost over " + models::format_duration(Seconds(c["horizon_s"])) + "\n";
   o += "  capex (GPUs, nodes, storage)   " + fmt("$%14.0f", c["capex_usd"]) + "\n";
-  o += "  energy                         " + fmt("$%14.0f", c["opex_usd"]) + "\n";
+  o += "  energy                         " + fmt("$%14.0f", c["energy_usd"]) + "\n";
+  if (c["storage_services_usd"].get<double>() > 0)
+    o += "  object storage (capacity, reads)" + fmt("$%13.0f", c["storage_services_usd"]) + "\n";
   o += "  total                          " + fmt("$%14.0f", c["total_usd"]) + "\n";
   o += "  per useful GPU-hour            " +
        (c["usd_per_useful_gpu_hour"].is_null() ? std::string("  n/a (no GPU computed)")

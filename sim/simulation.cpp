@@ -32,7 +32,7 @@ RunOutput run_simulation(const models::Scenario& sc, Progress& progress) {
   for (const auto& job : sc.jobs)
     for (size_t s = 0; s < sc.storage.size(); ++s)
       if (sc.storage[s].name == job.dataset.storage)
-        m.storage[s].add_used(job.dataset.size.value);
+        m.storage[s].add_used(0.0, job.dataset.size.value);
 
   for (size_t j = 0; j < sc.jobs.size(); ++j) {
     auto* host = platform.node_sets[platform.node_sets_of_job[j].front()].host;

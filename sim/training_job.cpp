@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace aisim::sim {
 
@@ -44,7 +45,7 @@ void TrainingJob::run_phase(int64_t steps, int64_t buffered) {
   const double t0 = sg4::Engine::get_clock();
   const double compute_s = static_cast<double>(steps) * job_->step_time.value;
   const double read_bytes = static_cast<double>(std::max<int64_t>(0, steps - buffered)) * job_->batch_bytes().value;
-  Transfer read(*platform_, dataset_storage(), IoDirection::read, flows(read_bytes), *metrics_);
+  Transfer read(*sc_, *platform_, dataset_storage(), IoDirection::read, flows(read_bytes), *metrics_);
   if (job_->prefetch_batches == 0)
     read.wait(); // without prefetch, loading and compute take turns
   sg4::this_actor::sleep_for(compute_s);
@@ -58,22 +59,70 @@ void TrainingJob::run_phase(int64_t steps, int64_t buffered) {
 void TrainingJob::run_checkpoint() {
   const double t0 = sg4::Engine::get_clock();
   const double size = job_->checkpoint.size.value;
-  auto& ckpt_sm = metrics_->storage[checkpoint_storage()];
-  ckpt_sm.add_used(size); // space is taken when the write starts; the oldest is deleted once the new one is whole
-  Transfer write(*platform_, checkpoint_storage(), IoDirection::write, flows(size), *metrics_);
+  const int storage = checkpoint_storage();
+  const auto& sys = sc_->storage[storage];
+  auto& ckpt_sm = metrics_->storage[storage];
+  ckpt_sm.add_used(t0, size); // space is taken when the write starts; the oldest is deleted once the new one is whole
+  // Each rank writes its shard as a file of its own; a parallel file system's metadata servers create them first.
+  const int files = job_->gpus;
+  if (sys.kind == "pfs") {
+    sg4::this_actor::sleep_for(files / (sys.metadata_servers * sys.metadata_ops_per_server.value));
+    ++metrics_->activities;
+  }
+  Transfer write(*sc_, *platform_, storage, IoDirection::write, flows(size), *metrics_, files);
   const double refill = job_->prefetch_batches * job_->batch_bytes().value;
-  Transfer prefetch(*platform_, dataset_storage(), IoDirection::read, flows(refill), *metrics_);
+  Transfer prefetch(*sc_, *platform_, dataset_storage(), IoDirection::read, flows(refill), *metrics_);
+  // Synchronous replication acknowledges a write once the copy is written too.
+  const int target = sys.replication ? storage_index(*sc_, sys.replication->target) : -1;
+  std::optional<Transfer> sync_copy;
+  if (target >= 0 && sys.replication->mode == "sync") {
+    metrics_->storage[target].add_used(t0, size);
+    sync_copy.emplace(Transfer::replicate(*sc_, *platform_, storage, target, size, *metrics_));
+    sync_copy->wait();
+  }
   write.wait();
   const double write_s = sg4::Engine::get_clock() - t0;
+  if (target >= 0 && sys.replication->mode == "async")
+    replicate_in_background(storage, target, size);
   prefetch.wait();
   const double elapsed = sg4::Engine::get_clock() - t0;
   jm_->checkpoint_write_s.push_back(write_s);
-  live_checkpoints_.push_back(size);
+  live_checkpoints_.push_back({size, t0});
   while (static_cast<int>(live_checkpoints_.size()) > sc_->policies.checkpoint_keep_last) {
-    ckpt_sm.add_used(-live_checkpoints_.front());
+    const auto& oldest = live_checkpoints_.front();
+    ckpt_sm.add_used(release_time(sys, oldest.written_s), -oldest.bytes);
     live_checkpoints_.pop_front();
   }
   add_segment(t0, 0.0, (elapsed - write_s) * job_->gpus, write_s * job_->gpus);
+}
+
+double TrainingJob::release_time(const models::StorageSystem& sys, double written_s) const {
+  const double deleted_s = sg4::Engine::get_clock();
+  double t = deleted_s;
+  // Snapshots are taken at every multiple of the interval. The last one taken while the checkpoint existed keeps
+  // its blocks until that snapshot expires.
+  if (sys.snapshots) {
+    const double interval = sys.snapshots->interval.value;
+    const double last_snapshot = std::floor(deleted_s / interval) * interval;
+    if (last_snapshot >= written_s && last_snapshot < deleted_s)
+      t = std::max(t, last_snapshot + sys.snapshots->retention.value);
+  }
+  // A retention lock refuses the deletion until the lock expires.
+  if (sys.retention_lock)
+    t = std::max(t, written_s + sys.retention_lock->value);
+  return t;
+}
+
+void TrainingJob::replicate_in_background(int from, int to, double bytes) {
+  metrics_->storage[to].add_used(sg4::Engine::get_clock(), bytes); // replicas are kept: the copy is the archive
+  const models::Scenario* sc = sc_;
+  const Platform* platform = platform_;
+  Metrics* metrics = metrics_;
+  ++metrics_->activities;
+  sg4::Actor::create(job_->name + "-replicate", sg4::this_actor::get_host(), [sc, platform, metrics, from, to, bytes] {
+    Transfer copy = Transfer::replicate(*sc, *platform, from, to, bytes, *metrics);
+    copy.wait();
+  });
 }
 
 void TrainingJob::operator()() {
@@ -92,7 +141,7 @@ void TrainingJob::operator()() {
   int64_t buffered = 0;
   if (job_->prefetch_batches > 0 && sg4::Engine::get_clock() + step_s <= end_s) {
     const double t0 = sg4::Engine::get_clock();
-    Transfer fill(*platform_, dataset_storage(), IoDirection::read,
+    Transfer fill(*sc_, *platform_, dataset_storage(), IoDirection::read,
                   flows(job_->prefetch_batches * job_->batch_bytes().value), *metrics_);
     fill.wait();
     add_segment(t0, 0.0, (sg4::Engine::get_clock() - t0) * job_->gpus, 0.0);

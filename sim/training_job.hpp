@@ -29,13 +29,22 @@ private:
   int dataset_storage() const;
   int checkpoint_storage() const;
   void add_segment(double start_s, double compute_gpu_s, double data_gpu_s, double ckpt_gpu_s);
+  // When a deleted checkpoint's space really frees: later under snapshots or a retention lock.
+  double release_time(const models::StorageSystem& sys, double written_s) const;
+  // Copies a checkpoint to the replication target in an actor of its own; the job does not wait.
+  void replicate_in_background(int from, int to, double bytes);
+
+  struct LiveCheckpoint {
+    double bytes = 0;
+    double written_s = 0;
+  };
 
   const models::Scenario* sc_;
   const models::TrainingJob* job_;
   const Platform* platform_;
   Metrics* metrics_;
   JobMetrics* jm_;
-  std::deque<double> live_checkpoints_;
+  std::deque<LiveCheckpoint> live_checkpoints_;
 };
 
 } // namespace aisim::sim

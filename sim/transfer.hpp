@@ -1,10 +1,12 @@
-// Moving bytes between GPU node sets and a storage system, as one fluid activity per (node set, enclosure)
-// pair on the network and one per drive. Network and drives run concurrently, as a pipelined stream does, so a
-// transfer lasts as long as its bottleneck needs: size / min(NIC, port, drive bandwidth shares).
+// Moving bytes between GPU node sets and a storage system, or from one system to another (replication), as one
+// fluid activity per (sender, receiver) pair on the network and one per disk. Network and disks run
+// concurrently, as a pipelined stream does, so a transfer lasts as long as its bottleneck needs.
 #pragma once
 
 #include "metrics.hpp"
 #include "platform.hpp"
+
+#include "models/scenario.hpp"
 
 #include <simgrid/s4u.hpp>
 
@@ -19,15 +21,26 @@ struct Flow {
 
 class Transfer {
 public:
-  // Starts at once. Bytes of each flow are striped evenly over the system's enclosures, and each
-  // enclosure's share over its drives.
-  Transfer(const Platform& platform, int storage, IoDirection direction, const std::vector<Flow>& flows,
-           Metrics& metrics);
+  // Starts at once. Each flow's bytes are striped evenly over the system's servers and each server's share over
+  // its disks; local_nvme flows go to the node set's own disks. Writes carry the system's protection: extra
+  // copies or parity land on disks and, for host-side protection, cross the network too.
+  // `files` (0: many) bounds how far a parallel file system can spread the bytes: each file is striped over
+  // stripe_count servers.
+  Transfer(const models::Scenario& sc, const Platform& platform, int storage, IoDirection direction,
+           const std::vector<Flow>& flows, Metrics& metrics, int files = 0);
+  // Copies `bytes` from every server of `from` to every server of `to` (replication), written to `to`'s disks.
+  static Transfer replicate(const models::Scenario& sc, const Platform& platform, int from, int to, double bytes,
+                            Metrics& metrics);
+  Transfer(Transfer&&) = default;
+
   // Blocks the calling actor until every part has completed; records the transfer once. Idempotent.
   void wait();
   double get_bytes() const { return bytes_; }
 
 private:
+  Transfer(int storage, IoDirection direction, Metrics& metrics);
+  void write_to_disks(const std::vector<simgrid::s4u::Disk*>& disks, double bytes, IoDirection direction);
+
   std::vector<simgrid::s4u::CommPtr> comms_;
   std::vector<simgrid::s4u::IoPtr> ios_;
   int storage_;
@@ -35,6 +48,7 @@ private:
   double bytes_ = 0;
   double start_s_ = 0;
   bool done_ = false;
+  bool replica_ = false;
   Metrics* metrics_;
 };
 

@@ -22,7 +22,7 @@ TEST_CASE("cost adds capex and energy and prices useful GPU-hours", "[cost]") {
   auto r = parse_scenario(doc, "c.json", ".");
   REQUIRE(r.scenario.has_value());
   GpuTimeSplit split{0.75, 0.25, 0, 0, 0};
-  const auto c = compute_cost(*r.scenario, split);
+  const auto c = compute_cost(*r.scenario, split, {});
   CHECK(c.capex.value == Approx(8 * 10000 + 20000 + 5000 + 10 * 100));
   // GPUs: 8 x 700 W x (0.75 + 0.25 x idle fraction); node 1 kW; enclosure 100 W; drives 10 x 10 W.
   const double watts = 8 * 700 * (0.75 + 0.25 * kGpuIdlePowerFraction) + 1000 + 100 + 100;

@@ -35,7 +35,7 @@ TEST_CASE("a minimal scenario parses and its defaults are filled in", "[scenario
   CHECK(sc.gpu_count() == 16);
   CHECK(sc.node_groups[0].nic_bandwidth().value == 8 * 50e9);
   CHECK(sc.storage[0].capacity().value == 4 * 7.68e12);
-  CHECK(sc.storage[0].port_bandwidth().value == 2 * 25e9);
+  CHECK(sc.storage[0].front_end.value == 2 * 25e9);
   CHECK(sc.jobs[0].batch_bytes().value == 8e6);
   CHECK(sc.simulation.duration.value == 7 * 86400.0);
   CHECK(sc.simulation.fidelity == "aggregate");
@@ -131,6 +131,6 @@ TEST_CASE("the shipped scenarios parse", "[scenario]") {
   INFO(r.diagnostics.format(true));
   REQUIRE(r.scenario.has_value());
   CHECK(r.scenario->gpu_count() == 512);
-  CHECK(r.scenario->storage[0].drive.write_bandwidth.value == 7e9); // from the drive file
+  CHECK(r.scenario->storage[0].drive->write_bandwidth.value == 7e9); // from the drive file
   CHECK(r.scenario->resolved["drives"]["gen4-tlc"]["capacity"] == "7.68TB");
 }

@@ -83,6 +83,15 @@ TEST_CASE("operation rates take SI prefixes, IOPS or op/s", "[units]") {
   CHECK((BytesPerSecond(7e9) / Bytes(4096)).value == 7e9 / 4096);
 }
 
+TEST_CASE("prices per size and per size-month", "[units]") {
+  CHECK(q("$0.01/GB", Dimension::dollars_per_byte) == Approx(0.01 / 1e9));
+  CHECK(q("$20/TB-month", Dimension::dollars_per_byte_month) == Approx(20 / 1e12));
+  CHECK(q("$1/TiB-month", Dimension::dollars_per_byte_month) == Approx(1 / 1099511627776.0));
+  CHECK(error_of("$20/TB", Dimension::dollars_per_byte_month) == "expected a \"-month\" price, like \"$20/TB-month\"");
+  CHECK(error_of("$20", Dimension::dollars_per_byte) == "expected \"/GB\" or the like after the amount");
+  CHECK(error_of("$20/parsec", Dimension::dollars_per_byte) == "unknown unit \"parsec\"");
+}
+
 TEST_CASE("invalid quantities say why", "[units]") {
   CHECK(error_of("400", Dimension::bytes_per_second) == "a bare number has no unit");
   CHECK(error_of("400Gb", Dimension::bytes_per_second) == "a rate needs \"/s\" or \"ps\" after \"Gb\"");
