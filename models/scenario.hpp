@@ -40,16 +40,26 @@ struct NodeGroup {
   BytesPerSecond nic_bandwidth() const { return nic_speed * nics; }
 };
 
+// How a workload's I/O reaches the drives: the size of each request, whether it is random or sequential, and how
+// many requests each GPU node keeps outstanding. The drive model turns it into throughput (Little's law).
+struct IoShape {
+  Bytes io_size;
+  IoPattern access = IoPattern::sequential;
+  int outstanding_per_node = 16;
+};
+
 struct CheckpointSpec {
   Bytes size;
   Seconds interval;
   std::string storage;
   std::string mode; // "sync"
+  IoShape io;       // always sequential writes
 };
 
 struct Dataset {
   Bytes size;
   std::string storage;
+  IoShape io;
 };
 
 struct TrainingJob {

@@ -358,9 +358,14 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
       if (auto ds = w.object("dataset", true)) {
         auto size = ds->quantity("size", Dimension::bytes, nullptr);
         auto where = ds->reference("storage", storage_names, "storage systems under /storage");
+        auto io_size = ds->quantity("io_size", Dimension::bytes, "1MiB");
+        auto access = ds->choice("access", "sequential", {"sequential", "random"});
+        auto outstanding = ds->integer("outstanding_ios", 16, 1, 65536);
         ds->finish();
-        if (size && where)
-          dataset = Dataset{Bytes(*size), *where};
+        if (size && where && io_size && access && outstanding)
+          dataset = Dataset{Bytes(*size), *where,
+                            IoShape{Bytes(*io_size), *access == "random" ? IoPattern::random : IoPattern::sequential,
+                                    static_cast<int>(*outstanding)}};
       }
       std::optional<CheckpointSpec> ckpt;
       if (auto c = w.object("checkpoint", true)) {
@@ -381,9 +386,12 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
         auto interval = c->quantity("interval", Dimension::seconds, nullptr);
         auto where = c->reference("storage", storage_names, "storage systems under /storage");
         auto mode = c->choice("mode", "sync", {"sync"});
+        auto io_size = c->quantity("io_size", Dimension::bytes, "1MiB");
+        auto outstanding = c->integer("outstanding_ios", 16, 1, 65536);
         c->finish();
-        if (size && interval && where && mode)
-          ckpt = CheckpointSpec{Bytes(*size), Seconds(*interval), *where, *mode};
+        if (size && interval && where && mode && io_size && outstanding)
+          ckpt = CheckpointSpec{Bytes(*size), Seconds(*interval), *where, *mode,
+                                IoShape{Bytes(*io_size), IoPattern::sequential, static_cast<int>(*outstanding)}};
       }
       w.finish();
       if (jname) {

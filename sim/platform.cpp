@@ -1,5 +1,9 @@
 #include "platform.hpp"
 
+#include "models/drive_load.hpp"
+
+#include <algorithm>
+
 namespace aisim::sim {
 
 namespace sg4 = simgrid::s4u;
@@ -16,15 +20,32 @@ void configure_engine(sg4::Engine& /*engine*/) {
 namespace {
 
 // Disks for `drives` drives of one model: one each at fidelity "full", one with their summed bandwidth otherwise
-// (transfers stripe evenly, so both behave the same).
-std::vector<sg4::Disk*> create_disks(sg4::Host* host, const std::string& name, int drives, double read_Bps,
-                                     double write_Bps, bool full) {
+// (transfers stripe evenly, so both behave the same). Each disk's capacity per direction follows the drive
+// model: with n transfers active, each adding the workload's queue depth, a drive delivers
+// throughput(n x depth) (Little's law), never more than its PCIe-limited bandwidth.
+std::vector<sg4::Disk*> create_disks(sg4::Host* host, const std::string& name, const models::Scenario& sc, int storage,
+                                     int drives, bool full) {
+  const auto& sys = sc.storage[storage];
+  const models::DriveModel drive = *sys.drive;
   std::vector<sg4::Disk*> out;
   const int disks = full ? drives : 1;
   const double per_disk = static_cast<double>(drives) / disks;
-  for (int d = 0; d < disks; ++d)
-    out.push_back(
-        host->create_disk(name + "-nvme" + std::to_string(d), read_Bps * per_disk, write_Bps * per_disk)->seal());
+  for (int d = 0; d < disks; ++d) {
+    auto* disk = host->create_disk(name + "-nvme" + std::to_string(d), sys.drive_read_bandwidth().value * per_disk,
+                                   sys.drive_write_bandwidth().value * per_disk);
+    for (auto [op, sg_op] : {std::pair{models::IoOp::read, sg4::Disk::Operation::READ},
+                             std::pair{models::IoOp::write, sg4::Disk::Operation::WRITE}}) {
+      const models::DriveLoad load = models::drive_load(sc, storage, op);
+      disk->set_sharing_policy(
+          sg_op, sg4::Disk::SharingPolicy::NONLINEAR, [drive, load, op, per_disk](double capacity, int n) {
+            if (n <= 0)
+              return capacity;
+            const double per_drive = drive.throughput(op, load.pattern, load.io_size, n * load.queue_depth).value;
+            return std::min(capacity, per_drive * per_disk);
+          });
+    }
+    out.push_back(disk->seal());
+  }
   return out;
 }
 
@@ -66,9 +87,8 @@ Platform build_platform(const models::Scenario& sc, const models::ClusterNetwork
       for (size_t s = 0; s < sc.storage.size(); ++s) {
         const auto& sys = sc.storage[s];
         if (sys.kind == "local_nvme" && sys.node_group == group.name)
-          ns.local_disks[static_cast<int>(s)] =
-              create_disks(ns.host, ns.name + "-" + sys.name, ns.nodes * sys.drives_per_node,
-                           sys.drive_read_bandwidth().value, sys.drive_write_bandwidth().value, full);
+          ns.local_disks[static_cast<int>(s)] = create_disks(ns.host, ns.name + "-" + sys.name, sc, static_cast<int>(s),
+                                                             ns.nodes * sys.drives_per_node, full);
       }
       ns.host->seal();
       nics.push_back(zone->create_split_duplex_link(ns.name + "-nic", group.nic_bandwidth().value * ns.nodes)
@@ -94,8 +114,7 @@ Platform build_platform(const models::Scenario& sc, const models::ClusterNetwork
       const std::string name = sys.name + "-" + std::to_string(e);
       srv.host = zone->create_host(name, 1e9);
       if (sys.drive)
-        srv.disks = create_disks(srv.host, name, sys.drives_per_server, sys.drive_read_bandwidth().value,
-                                 sys.drive_write_bandwidth().value, full);
+        srv.disks = create_disks(srv.host, name, sc, static_cast<int>(s), sys.drives_per_server, full);
       srv.host->seal();
       front_ends.push_back(
           zone->create_split_duplex_link(name + "-front-end", sys.front_end.value)->set_latency(latency)->seal());

@@ -1,0 +1,31 @@
+#include "drive_load.hpp"
+
+#include <algorithm>
+
+namespace aisim::models {
+
+DriveLoad drive_load(const Scenario& sc, int storage, IoOp op) {
+  const auto& sys = sc.storage[storage];
+  for (const auto& job : sc.jobs) {
+    const bool reads = op == IoOp::read && job.dataset.storage == sys.name;
+    const bool writes = op == IoOp::write && job.checkpoint.storage == sys.name;
+    if (!reads && !writes)
+      continue;
+    const IoShape& io = reads ? job.dataset.io : job.checkpoint.io;
+    const NodeGroup* g = sc.find_node_group(job.node_group);
+    const double nodes = static_cast<double>(job.gpus / g->gpus_per_node);
+    // The job's requests spread evenly over the drives they can reach: its own nodes' drives for local NVMe,
+    // every drive of the system otherwise.
+    double drives = sys.kind == "local_nvme" ? nodes * sys.drives_per_node : sys.drive_count();
+    // A checkpoint is one file per rank; on a parallel file system those files reach only the servers their
+    // stripes land on (as sim/transfer.cpp spreads them).
+    if (sys.kind == "pfs" && writes)
+      drives =
+          static_cast<double>(std::min<long long>(sys.servers, static_cast<long long>(job.gpus) * sys.stripe_count) *
+                              sys.drives_per_server);
+    return {io.access, io.io_size, io.outstanding_per_node * nodes / drives};
+  }
+  return {IoPattern::sequential, Bytes(1048576.0), 32.0};
+}
+
+} // namespace aisim::models
