@@ -49,7 +49,10 @@ std::vector<FlowBound> storage_flow_bounds(const Scenario& sc, const ClusterNetw
     }
     // Cables are full duplex with equal capacity both ways, so the GPU -> storage bound is the storage -> GPU
     // flow with what the servers can absorb as the cap.
-    out.push_back({net.fabric.max_flow_Bps(rd, gpus), net.fabric.max_flow_Bps(wr, gpus)});
+    // Host-side protection sends every extra copy or parity piece over the network as well: the data rate is
+    // the flow divided by the write amplification.
+    const double net_amp = sys.host_side_protection ? sys.protection.write_amplification() : 1.0;
+    out.push_back({net.fabric.max_flow_Bps(rd, gpus), net.fabric.max_flow_Bps(wr, gpus) / net_amp});
   }
   return out;
 }

@@ -464,6 +464,15 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
   top.finish();
 
   // Cross-checks that need several sections.
+  for (const auto& sys : sc.storage) {
+    if (!sys.replication)
+      continue;
+    const StorageSystem* target = sc.find_storage(sys.replication->target);
+    if (target && target->kind == "local_nvme")
+      diag.error("/storage/" + pointer_token(sys.name) + "/replication/target",
+                 "\"" + target->name +
+                     "\" is node-local storage (expected a shared system: jbof, array, pfs or object)");
+  }
   if (auto limit = endpoint_limit(sc.network)) {
     long long endpoints = 0;
     for (const auto& g : sc.node_groups)
@@ -484,6 +493,16 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
       diag.error(wptr + "/dataset/size", "dataset larger than storage \"" + ds->name + "\" (expected at most " +
                                              format_bytes(ds->capacity()) + ", got " + format_bytes(job.dataset.size) +
                                              ")");
+    // Node-local drives serve only the nodes they sit in.
+    for (const auto& [what, name] :
+         {std::pair{"dataset", job.dataset.storage}, {"checkpoint", job.checkpoint.storage}}) {
+      const StorageSystem* sys = sc.find_storage(name);
+      if (sys && sys->kind == "local_nvme" && sys->node_group != job.node_group)
+        diag.error(wptr + "/" + what + "/storage",
+                   "\"" + name + "\" is node-local to node group \"" + sys->node_group +
+                       "\" (expected a shared system or the local drives of the job's own group \"" + job.node_group +
+                       "\")");
+    }
     const StorageSystem* cs = sc.find_storage(job.checkpoint.storage);
     if (cs && job.checkpoint.size > cs->capacity())
       diag.error(wptr + "/checkpoint/size", "checkpoint larger than storage \"" + cs->name + "\" (expected at most " +
