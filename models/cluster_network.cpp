@@ -1,5 +1,9 @@
 #include "cluster_network.hpp"
 
+#include "drive_load.hpp"
+
+#include <algorithm>
+
 namespace aisim::models {
 
 namespace {
@@ -42,10 +46,14 @@ std::vector<FlowBound> storage_flow_bounds(const Scenario& sc, const ClusterNetw
       continue;
     }
     std::vector<std::pair<int, double>> rd, wr;
+    const auto cap = [&](BytesPerSecond drives, IoOp op) {
+      const auto limit = server_internal_limit(sc, static_cast<int>(s), op);
+      return (limit ? std::min(drives, *limit) : drives).value;
+    };
     for (int e = 0; e < sys.servers; ++e) {
       const int ep = net.enclosure_endpoint(static_cast<int>(s), e);
-      rd.emplace_back(ep, sys.server_read_bandwidth().value);
-      wr.emplace_back(ep, sys.server_write_bandwidth().value);
+      rd.emplace_back(ep, cap(sys.server_read_bandwidth(), IoOp::read));
+      wr.emplace_back(ep, cap(sys.server_write_bandwidth(), IoOp::write));
     }
     // Cables are full duplex with equal capacity both ways, so the GPU -> storage bound is the storage -> GPU
     // flow with what the servers can absorb as the cap.

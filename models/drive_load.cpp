@@ -28,4 +28,15 @@ DriveLoad drive_load(const Scenario& sc, int storage, IoOp op) {
   return {IoPattern::sequential, Bytes(1048576.0), 32.0};
 }
 
+std::optional<BytesPerSecond> server_internal_limit(const Scenario& sc, int storage, IoOp op) {
+  const auto& sys = sc.storage[storage];
+  std::optional<BytesPerSecond> limit = sys.internal_limit;
+  if (sys.kind == "array") {
+    // A controller handles each host request once; parity and copies are its own back-end work.
+    const BytesPerSecond iops_cap = sys.controller_iops * drive_load(sc, storage, op).io_size;
+    limit = limit ? std::min(*limit, iops_cap) : iops_cap;
+  }
+  return limit;
+}
+
 } // namespace aisim::models

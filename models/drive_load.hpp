@@ -5,6 +5,8 @@
 
 #include "scenario.hpp"
 
+#include <optional>
+
 namespace aisim::models {
 
 struct DriveLoad {
@@ -17,5 +19,9 @@ struct DriveLoad {
 // it. A system no job uses in that direction (a replication target) gets deep sequential 1 MiB requests, as a
 // storage controller streaming a copy keeps its drives busy.
 DriveLoad drive_load(const Scenario& sc, int storage, IoOp op);
+
+// One server's internal limit in one direction, if it has one: its PCIe switch or controller bandwidth and, for
+// array controllers, their IOPS ceiling at the request size the workloads use.
+std::optional<BytesPerSecond> server_internal_limit(const Scenario& sc, int storage, IoOp op);
 
 } // namespace aisim::models

@@ -118,9 +118,17 @@ Platform build_platform(const models::Scenario& sc, const models::ClusterNetwork
       srv.host->seal();
       front_ends.push_back(
           zone->create_split_duplex_link(name + "-front-end", sys.front_end.value)->set_latency(latency)->seal());
-      internals.push_back(sys.internal_limit
-                              ? zone->create_split_duplex_link(name + "-internal", sys.internal_limit->value)->seal()
-                              : nullptr);
+      // Outward (UP) carries reads, inward (DOWN) writes; array controllers' IOPS ceilings differ by direction.
+      const auto read_limit = models::server_internal_limit(sc, static_cast<int>(s), models::IoOp::read);
+      const auto write_limit = models::server_internal_limit(sc, static_cast<int>(s), models::IoOp::write);
+      sg4::SplitDuplexLink* internal = nullptr;
+      if (read_limit || write_limit) {
+        internal = zone->create_split_duplex_link(name + "-internal", read_limit.value_or(*write_limit).value);
+        internal->get_link_up()->set_bandwidth(read_limit.value_or(*write_limit).value);
+        internal->get_link_down()->set_bandwidth(write_limit.value_or(*read_limit).value);
+        internal->seal();
+      }
+      internals.push_back(internal);
       leaf_of_server.push_back(fabric.leaf_of(net.enclosure_endpoint(static_cast<int>(s), e)));
       p.servers_of_storage[s].push_back(static_cast<int>(p.servers.size()));
       p.servers.push_back(srv);
