@@ -56,6 +56,8 @@ public:
   const std::vector<FabricLink>& links() const { return links_; }
   int leaf_of(int endpoint) const { return leaf_of_[endpoint]; }
   int leaf_count() const { return static_cast<int>(leaf_uplink_.size()); }
+  // The link bundling a leaf's uplinks, -1 for a single switch.
+  int uplink_of(int leaf) const { return leaf_uplink_[leaf]; }
   // Switch-level links from leaf a to leaf b (empty within one leaf).
   std::vector<Hop> route(int leaf_a, int leaf_b) const;
 

@@ -3,6 +3,7 @@
 #include "models/drive_load.hpp"
 
 #include <algorithm>
+#include <set>
 
 namespace aisim::sim {
 
@@ -51,101 +52,171 @@ std::vector<sg4::Disk*> create_disks(sg4::Host* host, const std::string& name, c
 
 } // namespace
 
+namespace {
+
+// A group of GPU leaves that a symmetric layout lets the engine merge: every leaf holds `nodes` nodes of one job
+// and nothing of any other, so they all carry the same load (spine-leaf and rail fabrics only; a fat tree's pods
+// would have to merge too).
+struct LeafClass {
+  int job = -1;
+  int group = -1;
+  int nodes_per_leaf = 0;
+  std::vector<int> leaves;
+  std::vector<int> first_nodes; // the first node of the job on each leaf, for names
+};
+
+} // namespace
+
 Platform build_platform(const models::Scenario& sc, const models::ClusterNetwork& net) {
   Platform p;
   auto* zone = sg4::create_full_zone("cluster");
   const double latency = sc.network.link_latency.value;
   const auto& fabric = net.fabric;
   const bool full = sc.simulation.fidelity == "full";
+  const bool leaves_merge = !full && (sc.network.topology == "spine_leaf" || sc.network.topology == "rail_optimized");
 
-  // GPU node sets: a job's nodes in one leaf form one set at fidelity "aggregate"; each node is a set at "full".
-  p.node_sets_of_job.resize(sc.jobs.size());
-  std::vector<sg4::Link*> nics;
-  std::vector<int> leaf_of_set;
+  // Which job holds which nodes, leaf by leaf.
+  struct Span {
+    int job, group, leaf, first, count;
+  };
+  std::vector<Span> spans;
+  std::map<int, std::set<int>> jobs_on_leaf;
   std::vector<int> next_free_node(sc.node_groups.size(), 0);
   for (size_t j = 0; j < sc.jobs.size(); ++j) {
     const auto& job = sc.jobs[j];
     int g = 0;
     while (sc.node_groups[g].name != job.node_group)
       ++g;
-    const auto& group = sc.node_groups[g];
     const int first = next_free_node[g];
-    const int last = first + job.gpus / group.gpus_per_node; // one past
+    const int last = first + job.gpus / sc.node_groups[g].gpus_per_node; // one past
     next_free_node[g] = last;
     for (int a = first; a < last;) {
       const int leaf = fabric.leaf_of(net.node_endpoint(g, a));
       int b = a + 1;
       while (!full && b < last && fabric.leaf_of(net.node_endpoint(g, b)) == leaf)
         ++b;
-      NodeSet ns;
-      ns.group = g;
-      ns.job = static_cast<int>(j);
-      ns.nodes = b - a;
-      ns.gpus = ns.nodes * group.gpus_per_node;
-      ns.name = group.name + "-" + std::to_string(a) + (ns.nodes > 1 ? "-" + std::to_string(b - 1) : "");
-      ns.host = zone->create_host(ns.name, 1e9);
-      for (size_t s = 0; s < sc.storage.size(); ++s) {
-        const auto& sys = sc.storage[s];
-        if (sys.kind == "local_nvme" && sys.node_group == group.name)
-          ns.local_disks[static_cast<int>(s)] = create_disks(ns.host, ns.name + "-" + sys.name, sc, static_cast<int>(s),
-                                                             ns.nodes * sys.drives_per_node, full);
-      }
-      ns.host->seal();
-      nics.push_back(zone->create_split_duplex_link(ns.name + "-nic", group.nic_bandwidth().value * ns.nodes)
-                         ->set_latency(latency)
-                         ->seal());
-      leaf_of_set.push_back(leaf);
-      p.node_sets_of_job[j].push_back(static_cast<int>(p.node_sets.size()));
-      p.node_sets.push_back(ns);
+      spans.push_back({static_cast<int>(j), g, leaf, a, b - a});
+      jobs_on_leaf[leaf].insert(static_cast<int>(j));
       a = b;
     }
   }
+  // GPU node sets: one per node at fidelity "full"; at "aggregate" one per job and leaf, and one per class of
+  // leaves that hold the same number of one job's nodes and nothing else (see LeafClass).
+  std::vector<LeafClass> classes;
+  for (const auto& sp : spans) {
+    const bool exclusive = leaves_merge && jobs_on_leaf[sp.leaf].size() == 1;
+    auto it = std::find_if(classes.begin(), classes.end(), [&](const LeafClass& c) {
+      return exclusive && c.leaves.size() >= 1 && c.job == sp.job && c.nodes_per_leaf == sp.count &&
+             jobs_on_leaf[c.leaves.front()].size() == 1;
+    });
+    if (it == classes.end())
+      it = classes.insert(classes.end(), LeafClass{sp.job, sp.group, sp.count, {}, {}});
+    it->leaves.push_back(sp.leaf);
+    it->first_nodes.push_back(sp.first);
+  }
+
+  p.node_sets_of_job.resize(sc.jobs.size());
+  std::vector<sg4::Link*> nics;
+  std::vector<const LeafClass*> class_of_set;
+  for (const auto& c : classes) {
+    const auto& group = sc.node_groups[c.group];
+    NodeSet ns;
+    ns.group = c.group;
+    ns.job = c.job;
+    ns.nodes = c.nodes_per_leaf * static_cast<int>(c.leaves.size());
+    ns.gpus = ns.nodes * group.gpus_per_node;
+    ns.name = group.name + "-" + std::to_string(c.first_nodes.front()) +
+              (ns.nodes > 1 ? "-" + std::to_string(c.first_nodes.back() + c.nodes_per_leaf - 1) : "") +
+              (c.leaves.size() > 1 ? "-x" + std::to_string(c.leaves.size()) + "-leaves" : "");
+    ns.host = zone->create_host(ns.name, 1e9);
+    for (size_t s = 0; s < sc.storage.size(); ++s) {
+      const auto& sys = sc.storage[s];
+      if (sys.kind == "local_nvme" && sys.node_group == group.name)
+        ns.local_disks[static_cast<int>(s)] = create_disks(ns.host, ns.name + "-" + sys.name, sc, static_cast<int>(s),
+                                                           ns.nodes * sys.drives_per_node, full);
+    }
+    ns.host->seal();
+    nics.push_back(zone->create_split_duplex_link(ns.name + "-nic", group.nic_bandwidth().value * ns.nodes)
+                       ->set_latency(latency)
+                       ->seal());
+    class_of_set.push_back(&c);
+    p.node_sets_of_job[c.job].push_back(static_cast<int>(p.node_sets.size()));
+    p.node_sets.push_back(ns);
+  }
 
   // Storage servers: a host with its drives as disks, its front end (NVMe-oF or client ports) as one link, and
-  // an internal limit (PCIe switch, controller) as another when the system has one.
+  // an internal limit (PCIe switch, controller) as another when the system has one. At fidelity "aggregate" the
+  // servers of one system on one leaf are one host with their links and drives summed: transfers stripe evenly,
+  // so they carry equal shares anyway.
   p.servers_of_storage.resize(sc.storage.size());
   std::vector<sg4::Link*> front_ends, internals;
   std::vector<int> leaf_of_server;
   for (size_t s = 0; s < sc.storage.size(); ++s) {
     const auto& sys = sc.storage[s];
-    for (int e = 0; e < sys.servers; ++e) {
+    for (int e = 0; e < sys.servers;) {
+      const int leaf = fabric.leaf_of(net.enclosure_endpoint(static_cast<int>(s), e));
+      int f = e + 1;
+      // PFS servers stay apart: a checkpoint's few files may stripe over only some of them.
+      while (!full && sys.kind != "pfs" && f < sys.servers &&
+             fabric.leaf_of(net.enclosure_endpoint(static_cast<int>(s), f)) == leaf)
+        ++f;
+      const int k = f - e;
       StorageServer srv;
       srv.storage = static_cast<int>(s);
-      const std::string name = sys.name + "-" + std::to_string(e);
+      srv.weight = k;
+      const std::string name = sys.name + "-" + std::to_string(e) + (k > 1 ? "-" + std::to_string(f - 1) : "");
       srv.host = zone->create_host(name, 1e9);
       if (sys.drive)
-        srv.disks = create_disks(srv.host, name, sc, static_cast<int>(s), sys.drives_per_server, full);
+        srv.disks = create_disks(srv.host, name, sc, static_cast<int>(s), sys.drives_per_server * k, full);
       srv.host->seal();
       front_ends.push_back(
-          zone->create_split_duplex_link(name + "-front-end", sys.front_end.value)->set_latency(latency)->seal());
+          zone->create_split_duplex_link(name + "-front-end", sys.front_end.value * k)->set_latency(latency)->seal());
       // Outward (UP) carries reads, inward (DOWN) writes; array controllers' IOPS ceilings differ by direction.
       const auto read_limit = models::server_internal_limit(sc, static_cast<int>(s), models::IoOp::read);
       const auto write_limit = models::server_internal_limit(sc, static_cast<int>(s), models::IoOp::write);
       sg4::SplitDuplexLink* internal = nullptr;
       if (read_limit || write_limit) {
-        internal = zone->create_split_duplex_link(name + "-internal", read_limit.value_or(*write_limit).value);
-        internal->get_link_up()->set_bandwidth(read_limit.value_or(*write_limit).value);
-        internal->get_link_down()->set_bandwidth(write_limit.value_or(*read_limit).value);
+        internal = zone->create_split_duplex_link(name + "-internal", read_limit.value_or(*write_limit).value * k);
+        internal->get_link_up()->set_bandwidth(read_limit.value_or(*write_limit).value * k);
+        internal->get_link_down()->set_bandwidth(write_limit.value_or(*read_limit).value * k);
         internal->seal();
       }
       internals.push_back(internal);
-      leaf_of_server.push_back(fabric.leaf_of(net.enclosure_endpoint(static_cast<int>(s), e)));
+      leaf_of_server.push_back(leaf);
       p.servers_of_storage[s].push_back(static_cast<int>(p.servers.size()));
       p.servers.push_back(srv);
+      e = f;
     }
   }
 
-  // Switch-level links (bundles of equal-cost cables, see models/fabric.hpp).
+  // Switch-level links (bundles of equal-cost cables, see models/fabric.hpp), and for each merged class of GPU
+  // leaves one link standing for all their uplinks.
   std::vector<sg4::Link*> fabric_links;
   for (const auto& l : fabric.links())
     fabric_links.push_back(zone->create_split_duplex_link(l.name, l.capacity_Bps)->set_latency(latency)->seal());
-  // From a node set or server (its access links, outward) across the fabric to a server (its links, inward).
-  auto route = [&](std::vector<sg4::LinkInRoute> out, int from_leaf, int to_server) {
-    for (const auto& h : fabric.route(from_leaf, leaf_of_server[to_server]))
-      out.emplace_back(fabric_links[h.link], h.up ? Dir::UP : Dir::DOWN);
-    out.emplace_back(front_ends[to_server], Dir::DOWN);
-    if (internals[to_server])
-      out.emplace_back(internals[to_server], Dir::DOWN);
+  std::vector<sg4::Link*> class_uplinks(p.node_sets.size(), nullptr);
+  for (size_t n = 0; n < p.node_sets.size(); ++n) {
+    const auto* c = class_of_set[n];
+    if (c->leaves.size() < 2)
+      continue;
+    double capacity = 0;
+    for (int leaf : c->leaves)
+      capacity += fabric.links()[fabric.uplink_of(leaf)].capacity_Bps;
+    class_uplinks[n] =
+        zone->create_split_duplex_link(p.node_sets[n].name + "-uplinks", capacity)->set_latency(latency)->seal();
+  }
+  // Fabric hops from a leaf to another; a merged class crosses its own uplink link instead of its first leaf's.
+  auto hops = [&](int from_leaf, int to_leaf, sg4::Link* merged_first, sg4::Link* merged_last) {
+    std::vector<sg4::LinkInRoute> out;
+    const auto route = fabric.route(from_leaf, to_leaf);
+    for (size_t i = 0; i < route.size(); ++i) {
+      sg4::Link* link = fabric_links[route[i].link];
+      if (i == 0 && merged_first)
+        link = merged_first;
+      if (i + 1 == route.size() && merged_last)
+        link = merged_last;
+      out.emplace_back(link, route[i].up ? Dir::UP : Dir::DOWN);
+    }
     return out;
   };
   auto outward = [&](int server) {
@@ -155,11 +226,17 @@ Platform build_platform(const models::Scenario& sc, const models::ClusterNetwork
     out.emplace_back(front_ends[server], Dir::UP);
     return out;
   };
+  auto inward = [&](std::vector<sg4::LinkInRoute>& route, int server) {
+    route.emplace_back(front_ends[server], Dir::DOWN);
+    if (internals[server])
+      route.emplace_back(internals[server], Dir::DOWN);
+  };
 
   // Every node set reaches every server; the way back mirrors the way there. Towards an object store a node set
   // also crosses its connection pool: a bounded number of connections, each paying the request latency once per
   // object (StorageSystem::object_node_rate).
   for (size_t n = 0; n < p.node_sets.size(); ++n) {
+    const int leaf = class_of_set[n]->leaves.front();
     std::map<int, sg4::Link*> pools;
     for (size_t s = 0; s < sc.storage.size(); ++s)
       if (sc.storage[s].kind == "object")
@@ -168,20 +245,24 @@ Platform build_platform(const models::Scenario& sc, const models::ClusterNetwork
                                            sc.storage[s].object_node_rate().value * p.node_sets[n].nodes)
                 ->seal();
     for (size_t e = 0; e < p.servers.size(); ++e) {
-      auto* node = p.node_sets[n].host->get_netpoint();
-      auto* srv = p.servers[e].host->get_netpoint();
+      const int srv = static_cast<int>(e);
       auto* pool = pools.count(p.servers[e].storage) ? pools[p.servers[e].storage] : nullptr;
       std::vector<sg4::LinkInRoute> there{sg4::LinkInRoute(nics[n], Dir::UP)};
       if (pool)
         there.emplace_back(pool, Dir::UP);
-      zone->add_route(node, srv, nullptr, nullptr, route(there, leaf_of_set[n], static_cast<int>(e)), false);
-      auto back = outward(static_cast<int>(e));
-      for (const auto& h : fabric.route(leaf_of_server[e], leaf_of_set[n]))
-        back.emplace_back(fabric_links[h.link], h.up ? Dir::UP : Dir::DOWN);
+      for (const auto& h : hops(leaf, leaf_of_server[e], class_uplinks[n], nullptr))
+        there.push_back(h);
+      inward(there, srv);
+      auto back = outward(srv);
+      for (const auto& h : hops(leaf_of_server[e], leaf, nullptr, class_uplinks[n]))
+        back.push_back(h);
       if (pool)
         back.emplace_back(pool, Dir::DOWN);
       back.emplace_back(nics[n], Dir::DOWN);
-      zone->add_route(srv, node, nullptr, nullptr, back, false);
+      zone->add_route(p.node_sets[n].host->get_netpoint(), p.servers[e].host->get_netpoint(), nullptr, nullptr, there,
+                      false);
+      zone->add_route(p.servers[e].host->get_netpoint(), p.node_sets[n].host->get_netpoint(), nullptr, nullptr, back,
+                      false);
     }
   }
   // Replication: every server of a replicating system reaches every server of its target.
@@ -191,9 +272,14 @@ Platform build_platform(const models::Scenario& sc, const models::ClusterNetwork
     const auto* target = sc.find_storage(sc.storage[s].replication->target);
     const auto t = static_cast<size_t>(target - sc.storage.data());
     for (int a : p.servers_of_storage[s])
-      for (int b : p.servers_of_storage[t])
-        zone->add_route(p.servers[a].host->get_netpoint(), p.servers[b].host->get_netpoint(), nullptr, nullptr,
-                        route(outward(a), leaf_of_server[a], b), false);
+      for (int b : p.servers_of_storage[t]) {
+        auto route = outward(a);
+        for (const auto& h : hops(leaf_of_server[a], leaf_of_server[b], nullptr, nullptr))
+          route.push_back(h);
+        inward(route, b);
+        zone->add_route(p.servers[a].host->get_netpoint(), p.servers[b].host->get_netpoint(), nullptr, nullptr, route,
+                        false);
+      }
   }
   zone->seal();
   return p;

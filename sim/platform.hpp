@@ -13,9 +13,10 @@
 
 namespace aisim::sim {
 
-// A set of identical GPU nodes doing the same thing: one node at fidelity "full", all of a job's nodes in one
-// leaf at fidelity "aggregate" (one host whose NIC link carries the set's summed bandwidth). Both levels model
-// the same bandwidths; tests/CMakeLists.txt checks that they agree.
+// A set of identical GPU nodes doing the same thing: one node at fidelity "full"; at fidelity "aggregate" a job's
+// nodes in one leaf, or in a class of leaves that each hold the same number of that job's nodes and nothing else
+// (one host whose NIC link carries the set's summed bandwidth). Both levels model the same bandwidths;
+// tests/CMakeLists.txt checks that they agree.
 struct NodeSet {
   std::string name;
   int group = -1;
@@ -26,10 +27,12 @@ struct NodeSet {
   std::map<int, std::vector<simgrid::s4u::Disk*>> local_disks; // by storage index, for local_nvme systems
 };
 
-// A storage server: a JBOF enclosure, an active array controller, a file server or an object gateway. Its disks
-// are one per drive at fidelity "full", one standing for all its drives at "aggregate" (none for object).
+// A storage server: a JBOF enclosure, an active array controller, a file server or an object gateway; at fidelity
+// "aggregate", all of one system's servers on one leaf. Its disks are one per drive at fidelity "full", one
+// standing for all its drives at "aggregate" (none for object).
 struct StorageServer {
   int storage = -1;
+  int weight = 1; // physical servers it stands for: its share of every transfer to its system
   simgrid::s4u::Host* host = nullptr;
   std::vector<simgrid::s4u::Disk*> disks;
 };

@@ -17,7 +17,7 @@ void Transfer::write_to_disks(const std::vector<sg4::Disk*>& disks, double bytes
   if (per_disk == 0)
     return;
   for (auto* d : disks)
-    ios_.push_back(direction == IoDirection::write ? d->write_async(per_disk) : d->read_async(per_disk));
+    ios_.push_back({d, per_disk, direction == IoDirection::write});
 }
 
 Transfer::Transfer(const models::Scenario& sc, const Platform& platform, int storage, IoDirection direction,
@@ -32,21 +32,28 @@ Transfer::Transfer(const models::Scenario& sc, const Platform& platform, int sto
     for (const auto& f : flows)
       write_to_disks(platform.node_sets[f.node_set].local_disks.at(storage), f.bytes * disk_amp, direction);
     metrics.activities += ios_.size();
+    start_disks();
     return;
   }
   const double net_amp = write && sys.host_side_protection ? disk_amp : 1.0;
-  std::vector<int> servers = platform.servers_of_storage[storage];
-  if (sys.kind == "pfs" && files > 0) {
-    // Few files reach only the servers their stripes land on (placed round-robin from the first).
-    const auto spread = static_cast<size_t>(
-        std::min<long long>(static_cast<long long>(servers.size()), static_cast<long long>(files) * sys.stripe_count));
-    servers.resize(spread);
+  // Each server host takes the share of the physical servers it stands for. Few files on a parallel file system
+  // reach only the servers their stripes land on (placed round-robin from the first; PFS servers are never merged,
+  // see build_platform).
+  std::vector<std::pair<int, double>> servers; // host index, its share
+  long long budget = sys.servers;
+  if (sys.kind == "pfs" && files > 0)
+    budget = std::min<long long>(budget, static_cast<long long>(files) * sys.stripe_count);
+  const double used = static_cast<double>(budget);
+  for (int e : platform.servers_of_storage[storage]) {
+    if (budget <= 0)
+      break;
+    servers.emplace_back(e, platform.servers[e].weight / used);
+    budget -= platform.servers[e].weight;
   }
-  const double n_servers = static_cast<double>(servers.size());
-  for (int e : servers) {
+  for (const auto& [e, share] : servers) {
     const auto& srv = platform.servers[e];
     for (const auto& f : flows) {
-      const auto size = static_cast<uint64_t>(std::llround(f.bytes * net_amp / n_servers));
+      const auto size = static_cast<uint64_t>(std::llround(f.bytes * net_amp * share));
       if (size == 0)
         continue;
       const auto& ns = platform.node_sets[f.node_set];
@@ -54,9 +61,10 @@ Transfer::Transfer(const models::Scenario& sc, const Platform& platform, int sto
       auto* to = write ? srv.host : ns.host;
       comms_.push_back(sg4::Comm::sendto_async(from, to, size));
     }
-    write_to_disks(srv.disks, bytes_ * disk_amp / n_servers, direction);
+    write_to_disks(srv.disks, bytes_ * disk_amp * share, direction);
   }
   metrics.activities += comms_.size() + ios_.size();
+  start_disks();
 }
 
 Transfer Transfer::replicate(const models::Scenario& sc, const Platform& platform, int from, int to, double bytes,
@@ -66,17 +74,36 @@ Transfer Transfer::replicate(const models::Scenario& sc, const Platform& platfor
   t.replica_ = true;
   const auto& src = platform.servers_of_storage[from];
   const auto& dst = platform.servers_of_storage[to];
-  const double pairs = static_cast<double>(src.size() * dst.size());
-  const auto size = static_cast<uint64_t>(std::llround(bytes / pairs));
+  const double src_total = sc.storage[from].servers, dst_total = sc.storage[to].servers;
   for (int a : src)
-    for (int b : dst)
+    for (int b : dst) {
+      const double share = platform.servers[a].weight / src_total * platform.servers[b].weight / dst_total;
+      const auto size = static_cast<uint64_t>(std::llround(bytes * share));
       if (size > 0)
         t.comms_.push_back(sg4::Comm::sendto_async(platform.servers[a].host, platform.servers[b].host, size));
+    }
   const double amp = sc.storage[to].protection.write_amplification();
   for (int b : dst)
-    t.write_to_disks(platform.servers[b].disks, bytes * amp / static_cast<double>(dst.size()), IoDirection::write);
+    t.write_to_disks(platform.servers[b].disks, bytes * amp * platform.servers[b].weight / dst_total,
+                     IoDirection::write);
   metrics.activities += t.comms_.size() + t.ios_.size();
+  t.start_disks();
   return t;
+}
+
+void Transfer::start_disks() {
+  if (ios_.empty())
+    return;
+  // SimGrid 3.32: when one actor has an Io and a Comm in flight at once, every completion scans a list that grows
+  // with each such pair (measured: quadratic in the number of transfers). A child actor per transfer runs the
+  // disk side, which keeps the cost linear.
+  disk_actor_ = sg4::Actor::create("disks", ios_.front().disk->get_host(), [ios = ios_] {
+    std::vector<sg4::IoPtr> started;
+    for (const auto& io : ios)
+      started.push_back(io.write ? io.disk->write_async(io.bytes) : io.disk->read_async(io.bytes));
+    for (auto& io : started)
+      io->wait();
+  });
 }
 
 void Transfer::wait() {
@@ -85,8 +112,8 @@ void Transfer::wait() {
   done_ = true;
   for (auto& c : comms_)
     c->wait();
-  for (auto& io : ios_)
-    io->wait();
+  if (disk_actor_)
+    disk_actor_->join();
   auto& sm = metrics_->storage[storage_];
   if (replica_)
     sm.replicated_in_bytes += bytes_;

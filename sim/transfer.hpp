@@ -39,10 +39,19 @@ public:
 
 private:
   Transfer(int storage, IoDirection direction, Metrics& metrics);
+  // Queues the disk side: `bytes` spread evenly over `disks`. start_disks() issues everything queued.
   void write_to_disks(const std::vector<simgrid::s4u::Disk*>& disks, double bytes, IoDirection direction);
+  void start_disks();
+
+  struct DiskIo {
+    simgrid::s4u::Disk* disk;
+    uint64_t bytes;
+    bool write;
+  };
 
   std::vector<simgrid::s4u::CommPtr> comms_;
-  std::vector<simgrid::s4u::IoPtr> ios_;
+  std::vector<DiskIo> ios_;
+  simgrid::s4u::ActorPtr disk_actor_;
   int storage_;
   IoDirection direction_;
   double bytes_ = 0;
