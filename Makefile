@@ -6,7 +6,7 @@ JOBS ?= $(shell nproc)
 SCENARIO ?= scenarios/default.json
 MAKEFLAGS += --no-print-directory
 
-.PHONY: all deps configure build run test validate clean
+.PHONY: all deps configure build run test validate bench clean
 
 all: build
 
@@ -29,6 +29,9 @@ test: build
 
 validate: build
 	$(BUILD_DIR)/bin/aisim validate
+
+bench: build
+	tests/bench/run-bench.sh $(BUILD_DIR)/bin/aisim $(BUILD_DIR)/bench
 
 clean:
 	rm -rf $(BUILD_DIR) results
