@@ -200,8 +200,16 @@ bool parse_pfs(ObjectReader& s, StorageSystem& sys, const DriveBay& bay) {
   auto mops = s.quantity("metadata_ops_per_server", Dimension::ops_per_second, "50k op/s");
   auto price = s.quantity("server_price", Dimension::dollars, "$40k", Bound::non_negative);
   auto power = s.quantity("server_power", Dimension::watts, "800W", Bound::non_negative);
+  // What one server's software and memory can move, when the vendor or a fit says so; absent, only its drives and
+  // ports limit it.
+  std::optional<double> server_bw;
+  if (s.has("server_bandwidth"))
+    server_bw = s.quantity("server_bandwidth", Dimension::bytes_per_second, nullptr);
+  else
+    s.accept("server_bandwidth");
   auto prot = read_protection(s, {"none", "mirror", "erasure"}, "none", static_cast<int>(servers.value_or(1)));
-  bool ok = servers && dps && ports && pspeed && stripe_count && stripe_size && mds && mops && price && power && prot;
+  bool ok = servers && dps && ports && pspeed && stripe_count && stripe_size && mds && mops && price && power && prot &&
+            (!s.has("server_bandwidth") || server_bw);
   if (servers && stripe_count && *stripe_count > *servers) {
     s.get_diagnostics().error(s.child_pointer("stripe_count"),
                               "stripes over more servers than exist (expected at most " + std::to_string(*servers) +
@@ -214,6 +222,8 @@ bool parse_pfs(ObjectReader& s, StorageSystem& sys, const DriveBay& bay) {
   sys.drives_per_server = static_cast<int>(*dps);
   sys.front_end_ports = static_cast<int>(*ports);
   sys.front_end = BytesPerSecond(*pspeed) * static_cast<double>(*ports);
+  if (server_bw.value_or(0) > 0)
+    sys.internal_limit = BytesPerSecond(server_bw.value_or(0));
   sys.stripe_count = static_cast<int>(*stripe_count);
   sys.stripe_size = Bytes(*stripe_size);
   sys.metadata_servers = static_cast<int>(*mds);

@@ -135,6 +135,8 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
                        {"read_bytes", sm.read_bytes},
                        {"write_bytes", sm.write_bytes},
                        {"replicated_in_bytes", sm.replicated_in_bytes},
+                       {"mean_read_Bps", sm.read_bytes / T},
+                       {"mean_write_Bps", sm.write_bytes / T},
                        {"peak_read_Bps", peak_rate_Bps(sm.transfers, IoDirection::read)},
                        {"peak_write_Bps", peak_rate_Bps(sm.transfers, IoDirection::write)},
                        {"max_flow_Bps", run.flow_bounds[s].read_Bps},
