@@ -13,7 +13,7 @@ std::vector<FabricEndpoint> endpoints_of(const Scenario& sc, std::vector<int>& f
   for (const auto& g : sc.node_groups) {
     first_node.push_back(static_cast<int>(eps.size()));
     for (int i = 0; i < g.count; ++i)
-      eps.push_back({EndpointKind::gpu_node, g.nic_bandwidth(), g.nics});
+      eps.push_back({EndpointKind::gpu_node, sc.storage_bandwidth(g), sc.storage_ports(g)});
   }
   for (const auto& s : sc.storage) {
     first_enclosure.push_back(static_cast<int>(eps.size()));

@@ -24,6 +24,7 @@ struct NetworkSpec {
   double oversubscription = 1; // spine_leaf, rail_optimized: a leaf's downlink bandwidth over its uplink bandwidth
   int k = 0;                   // fat_tree: switch radix (k pods, k^3/4 endpoints)
   BytesPerSecond link_speed;   // fat_tree: every switch-to-switch cable
+  bool converged = false;      // storage traffic rides the GPU fabric's NICs, beside the collectives
 };
 
 enum class EndpointKind { gpu_node, storage };

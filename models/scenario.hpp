@@ -38,6 +38,9 @@ struct NodeGroup {
 
   int gpu_count() const { return count * gpus_per_node; }
   BytesPerSecond nic_bandwidth() const { return nic_speed * nics; }
+  int compute_nics = 0; // the GPU fabric's NICs (east-west), carrying collectives
+  BytesPerSecond compute_nic_speed;
+  BytesPerSecond compute_nic_bandwidth() const { return compute_nic_speed * compute_nics; }
 };
 
 // How a workload's I/O reaches the drives: the size of each request, whether it is random or sequential, and how
@@ -74,6 +77,7 @@ struct TrainingJob {
   int prefetch_batches = 0;
   CheckpointSpec checkpoint;
   Seconds start;
+  Bytes allreduce_bytes_per_step; // sent (and received) by each GPU per step on the GPU fabric
 
   Bytes batch_bytes() const { return sample_size * static_cast<double>(global_batch); }
 };
@@ -110,6 +114,9 @@ struct Scenario {
   Json resolved;
 
   int gpu_count() const;
+  // What carries a node's storage traffic: its storage NICs, or its GPU-fabric NICs on a converged network.
+  BytesPerSecond storage_bandwidth(const NodeGroup& g) const;
+  int storage_ports(const NodeGroup& g) const;
   const StorageSystem* find_storage(const std::string& name) const;
   const NodeGroup* find_node_group(const std::string& name) const;
 };

@@ -197,8 +197,10 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
         std::optional<GpuModel> model = gpu ? find_gpu_model(*gpu) : std::nullopt;
         const std::string default_price = model ? format_dollars(model->price) : "$0";
         auto gprice = g.quantity("gpu_price", Dimension::dollars, default_price.c_str(), Bound::non_negative);
-        auto nics = g.integer("nics", 8, 1, 64);
+        auto nics = g.integer("nics", 2, 1, 64);
         auto nic_speed = g.quantity("nic_speed", Dimension::bytes_per_second, "400Gbps");
+        auto cnics = g.integer("compute_nics", 8, 1, 64);
+        auto cnic_speed = g.quantity("compute_nic_speed", Dimension::bytes_per_second, "400Gbps");
         auto mem = g.quantity("host_memory", Dimension::bytes, "2TiB");
         auto npower = g.quantity("node_power", Dimension::watts, "3kW", Bound::non_negative);
         auto nprice = g.quantity("node_price", Dimension::dollars, "$60k", Bound::non_negative);
@@ -209,7 +211,8 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
             diag.error(g.child_pointer("name"), "duplicate node group name \"" + *gname + "\" (expected unique names)");
           group_names.push_back(*gname);
         }
-        if (!gname || !count || !gpn || !model || !gprice || !nics || !nic_speed || !mem || !npower || !nprice)
+        if (!gname || !count || !gpn || !model || !gprice || !nics || !nic_speed || !cnics || !cnic_speed || !mem ||
+            !npower || !nprice)
           continue;
         ng.name = *gname;
         ng.count = static_cast<int>(*count);
@@ -218,6 +221,8 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
         ng.gpu_price = Dollars(*gprice);
         ng.nics = static_cast<int>(*nics);
         ng.nic_speed = BytesPerSecond(*nic_speed);
+        ng.compute_nics = static_cast<int>(*cnics);
+        ng.compute_nic_speed = BytesPerSecond(*cnic_speed);
         ng.host_memory = Bytes(*mem);
         ng.node_power = Watts(*npower);
         ng.node_price = Dollars(*nprice);
@@ -231,6 +236,7 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
   if (auto net = top.object("network", false)) {
     auto topo = net->choice("topology", "single_switch", {"single_switch", "spine_leaf", "fat_tree", "rail_optimized"});
     auto lat = net->quantity("link_latency", Dimension::seconds, "1us", Bound::non_negative);
+    auto storage_net = net->choice("storage_network", "separate", {"separate", "converged"});
     NetworkSpec spec;
     bool ok = topo && lat;
     if (topo) {
@@ -279,8 +285,9 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
       }
     }
     net->finish();
-    if (ok) {
+    if (ok && storage_net) {
       spec.link_latency = Seconds(*lat);
+      spec.converged = *storage_net == "converged";
       sc.network = spec;
     }
   }
@@ -354,6 +361,16 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
       auto sample = w.quantity("sample_size", Dimension::bytes, nullptr);
       auto prefetch = w.integer("prefetch_batches", 2, 0, 1024);
       auto start = w.quantity("start", Dimension::seconds, "0s", Bound::non_negative);
+      // Ring all-reduce of BF16 gradients: each GPU sends (and receives) 2 (n-1)/n x 2 bytes per parameter per
+      // step, about 4 bytes per parameter; without a parameter count the job declares it or sends nothing.
+      std::string allreduce_default = "0B";
+      if (const Json& wj = (*workloads)[i]; wj.contains("checkpoint") && wj["checkpoint"].is_object() &&
+                                            wj["checkpoint"].contains("parameters") &&
+                                            wj["checkpoint"]["parameters"].is_number())
+        allreduce_default =
+            std::to_string(static_cast<long long>(wj["checkpoint"]["parameters"].get<double>() * 4)) + "B";
+      auto allreduce =
+          w.quantity("allreduce_bytes_per_step", Dimension::bytes, allreduce_default.c_str(), Bound::non_negative);
       std::optional<Dataset> dataset;
       if (auto ds = w.object("dataset", true)) {
         auto size = ds->quantity("size", Dimension::bytes, nullptr);
@@ -429,6 +446,7 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
       job.sample_size = Bytes(*sample);
       job.prefetch_batches = static_cast<int>(*prefetch);
       job.start = Seconds(*start);
+      job.allreduce_bytes_per_step = Bytes(*allreduce);
       job.dataset = *dataset;
       job.checkpoint = *ckpt;
       sc.jobs.push_back(job);
@@ -518,6 +536,12 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
   out.scenario = std::move(sc);
   return out;
 }
+
+BytesPerSecond Scenario::storage_bandwidth(const NodeGroup& g) const {
+  return network.converged ? g.compute_nic_bandwidth() : g.nic_bandwidth();
+}
+
+int Scenario::storage_ports(const NodeGroup& g) const { return network.converged ? g.compute_nics : g.nics; }
 
 int Scenario::gpu_count() const {
   int n = 0;

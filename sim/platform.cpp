@@ -136,12 +136,25 @@ Platform build_platform(const models::Scenario& sc, const models::ClusterNetwork
                                                            ns.nodes * sys.drives_per_node, full);
     }
     ns.host->seal();
-    nics.push_back(zone->create_split_duplex_link(ns.name + "-nic", group.nic_bandwidth().value * ns.nodes)
+    nics.push_back(zone->create_split_duplex_link(ns.name + "-nic", sc.storage_bandwidth(group).value * ns.nodes)
                        ->set_latency(latency)
                        ->seal());
     class_of_set.push_back(&c);
     p.node_sets_of_job[c.job].push_back(static_cast<int>(p.node_sets.size()));
     p.node_sets.push_back(ns);
+  }
+
+  // Converged network: a peer per node set for the collectives, across the set's NIC link in each direction.
+  const bool collectives = sc.network.converged && std::any_of(sc.jobs.begin(), sc.jobs.end(), [](const auto& j) {
+                             return j.allreduce_bytes_per_step.value > 0;
+                           });
+  for (size_t n = 0; collectives && n < p.node_sets.size(); ++n) {
+    auto& ns = p.node_sets[n];
+    ns.fabric_peer = zone->create_host(ns.name + "-fabric-peer", 1e9)->seal();
+    zone->add_route(ns.host->get_netpoint(), ns.fabric_peer->get_netpoint(), nullptr, nullptr,
+                    {sg4::LinkInRoute(nics[n], Dir::UP)}, false);
+    zone->add_route(ns.fabric_peer->get_netpoint(), ns.host->get_netpoint(), nullptr, nullptr,
+                    {sg4::LinkInRoute(nics[n], Dir::DOWN)}, false);
   }
 
   // Storage servers: a host with its drives as disks, its front end (NVMe-oF or client ports) as one link, and

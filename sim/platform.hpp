@@ -24,6 +24,9 @@ struct NodeSet {
   int nodes = 0;
   int gpus = 0;
   simgrid::s4u::Host* host = nullptr;
+  // On a converged network, the rest of the GPU fabric as seen by this set's collectives: reached through the
+  // set's own NIC link only (collectives stay on their rails; only the NICs are shared with storage traffic).
+  simgrid::s4u::Host* fabric_peer = nullptr;
   std::map<int, std::vector<simgrid::s4u::Disk*>> local_disks; // by storage index, for local_nvme systems
 };
 

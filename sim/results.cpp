@@ -169,6 +169,14 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
                          models::format_bytes(models::Bytes(peak_used[s])) + " but holds " +
                          models::format_bytes(sc.storage[s].capacity()) +
                          "; lower policies.checkpoint_keep_last or add drives");
+  for (const auto& job : sc.jobs) {
+    const auto* g = sc.find_node_group(job.node_group);
+    const double allreduce_s = job.allreduce_bytes_per_step.value * g->gpus_per_node / g->compute_nic_bandwidth().value;
+    if (sc.network.converged && allreduce_s > job.step_time.value)
+      warnings.push_back("job \"" + job.name + "\" needs " + models::format_duration(models::Seconds(allreduce_s)) +
+                         " per step for its all-reduce alone on the compute NICs, more than its step_time; step_time "
+                         "should already include communication that cannot overlap");
+  }
   for (size_t j = 0; j < sc.jobs.size(); ++j) {
     const auto& w = run.metrics.jobs[j].checkpoint_write_s;
     if (!w.empty() && models::summarize(w).mean > sc.jobs[j].checkpoint.interval.value)

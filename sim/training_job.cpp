@@ -48,9 +48,23 @@ void TrainingJob::run_phase(int64_t steps, int64_t buffered) {
   Transfer read(*sc_, *platform_, dataset_storage(), IoDirection::read, flows(read_bytes), *metrics_);
   if (job_->prefetch_batches == 0)
     read.wait(); // without prefetch, loading and compute take turns
+  // On a converged network the steps' all-reduce shares the NICs with storage traffic; a step waits for both.
+  std::vector<sg4::CommPtr> collectives;
+  if (sc_->network.converged && job_->allreduce_bytes_per_step.value > 0) {
+    const int job_index = static_cast<int>(job_ - sc_->jobs.data());
+    for (int n : platform_->node_sets_of_job[job_index]) {
+      const auto& ns = platform_->node_sets[n];
+      const auto bytes = static_cast<uint64_t>(job_->allreduce_bytes_per_step.value * ns.gpus * steps);
+      collectives.push_back(sg4::Comm::sendto_async(ns.host, ns.fabric_peer, bytes));
+      collectives.push_back(sg4::Comm::sendto_async(ns.fabric_peer, ns.host, bytes));
+    }
+    metrics_->activities += collectives.size();
+  }
   sg4::this_actor::sleep_for(compute_s);
   ++metrics_->activities;
   read.wait();
+  for (auto& c : collectives)
+    c->wait();
   const double elapsed = sg4::Engine::get_clock() - t0;
   jm_->steps += steps;
   add_segment(t0, compute_s * job_->gpus, std::max(0.0, elapsed - compute_s) * job_->gpus, 0.0);

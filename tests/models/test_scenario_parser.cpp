@@ -33,7 +33,8 @@ TEST_CASE("a minimal scenario parses and its defaults are filled in", "[scenario
   REQUIRE(r.scenario.has_value());
   const Scenario& sc = *r.scenario;
   CHECK(sc.gpu_count() == 16);
-  CHECK(sc.node_groups[0].nic_bandwidth().value == 8 * 50e9);
+  CHECK(sc.node_groups[0].nic_bandwidth().value == 2 * 50e9);
+  CHECK(sc.node_groups[0].compute_nic_bandwidth().value == 8 * 50e9);
   CHECK(sc.storage[0].capacity().value == 4 * 7.68e12);
   CHECK(sc.storage[0].front_end.value == 2 * 25e9);
   CHECK(sc.jobs[0].batch_bytes().value == 8e6);
@@ -67,7 +68,7 @@ TEST_CASE("every problem is reported, each with its pointer", "[scenario]") {
   const std::string e = errors_of(doc);
   CHECK(e == "s.json:/cluster/node_groups/0/nic_sped: unknown key, did you mean \"nic_speed\"? (expected one of "
              "\"name\", \"count\", \"gpus_per_node\", \"gpu\", \"gpu_price\", \"nics\", \"nic_speed\", "
-             "\"host_memory\", \"node_power\" or \"node_price\")\n"
+             "\"compute_nics\", \"compute_nic_speed\", \"host_memory\", \"node_power\" or \"node_price\")\n"
              "s.json:/storage/hot/port_speed: a bare number has no unit (expected a rate with a unit like "
              "\"400Gbps\", \"50GB/s\" or \"3.2GiB/s\", got 400)\n"
              "s.json:/workloads/0/dataset/storage: names \"hott\", which is not defined, did you mean \"hot\"? "
