@@ -2,6 +2,17 @@
 
 namespace aisim::models {
 
+Dollars storage_capex(const StorageSystem& s) {
+  return s.chassis_price + (s.drive ? s.drive->price * s.drive_count() : Dollars(0));
+}
+
+Watts storage_power(const StorageSystem& s) {
+  if (!s.drive)
+    return s.chassis_power;
+  const Watts drive_w = s.drive->idle_power + (s.drive->active_power - s.drive->idle_power) * kDriveDutyActive;
+  return s.chassis_power + drive_w * s.drive_count();
+}
+
 CostBreakdown compute_cost(const Scenario& sc, const GpuTimeSplit& split, const std::vector<StorageUsage>& usage) {
   CostBreakdown c;
   c.horizon = sc.costs.horizon;
@@ -19,16 +30,13 @@ CostBreakdown compute_cost(const Scenario& sc, const GpuTimeSplit& split, const 
   const double months = sc.costs.horizon.value / (365.0 * 86400.0 / 12.0);
   for (size_t i = 0; i < sc.storage.size(); ++i) {
     const auto& s = sc.storage[i];
-    capex += s.chassis_price;
-    other_power += s.chassis_power;
-    if (s.drive) {
-      capex += s.drive->price * s.drive_count();
-      const Watts drive_w = s.drive->idle_power + (s.drive->active_power - s.drive->idle_power) * kDriveDutyActive;
-      other_power += drive_w * s.drive_count();
-    }
+    capex += storage_capex(s);
+    other_power += storage_power(s);
     if (s.kind == "object" && i < usage.size()) {
       services += Dollars(s.storage_price.value * usage[i].stored_bytes * months);
-      services += Dollars(s.retrieval_price.value * usage[i].read_Bps * sc.costs.horizon.value);
+      // Reads out of an object store pay retrieval and, when it is a provider's, egress.
+      services +=
+          Dollars((s.retrieval_price.value + s.egress_price.value) * usage[i].read_Bps * sc.costs.horizon.value);
     }
   }
   const double busy = split.compute; // only computing GPUs draw board power; stalled ones wait

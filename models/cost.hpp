@@ -40,6 +40,10 @@ struct CostBreakdown {
 // `usage` has one entry per storage system, in scenario order.
 CostBreakdown compute_cost(const Scenario& sc, const GpuTimeSplit& split, const std::vector<StorageUsage>& usage);
 
+// What one storage system costs to buy (chassis, controllers or servers, drives) and draws.
+Dollars storage_capex(const StorageSystem& s);
+Watts storage_power(const StorageSystem& s);
+
 inline constexpr double kGpuIdlePowerFraction = 0.15; // idle H100 boards draw ~100 W of 700 W (nvidia-smi)
 inline constexpr double kDriveDutyActive = 0.5;       // drives counted at the mean of idle and active power
 

@@ -246,7 +246,8 @@ bool parse_object(ObjectReader& s, StorageSystem& sys) {
   auto durability = s.number("durability", 0.99999999999, 0.0, 1.0);
   auto sprice = s.quantity("storage_price", Dimension::dollars_per_byte_month, "$10/TB-month", Bound::non_negative);
   auto rprice = s.quantity("retrieval_price", Dimension::dollars_per_byte, "$0/GB", Bound::non_negative);
-  if (!gateways || !gbw || !cap || !conns || !cbw || !lat || !osize || !durability || !sprice || !rprice)
+  auto eprice = s.quantity("egress_price", Dimension::dollars_per_byte, "$0/GB", Bound::non_negative);
+  if (!gateways || !gbw || !cap || !conns || !cbw || !lat || !osize || !durability || !sprice || !rprice || !eprice)
     return false;
   sys.servers = static_cast<int>(*gateways);
   sys.front_end = BytesPerSecond(*gbw);
@@ -258,6 +259,7 @@ bool parse_object(ObjectReader& s, StorageSystem& sys) {
   sys.durability = *durability;
   sys.storage_price = DollarsPerByteMonth(*sprice);
   sys.retrieval_price = DollarsPerByte(*rprice);
+  sys.egress_price = DollarsPerByte(*eprice);
   return true;
 }
 

@@ -84,6 +84,7 @@ struct StorageSystem {
   double durability = 0;
   DollarsPerByteMonth storage_price;
   DollarsPerByte retrieval_price;
+  DollarsPerByte egress_price; // data leaving the provider's network towards the GPUs
   // local_nvme
   std::string node_group;
   int drives_per_node = 0;

@@ -145,6 +145,8 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
                        {"capacity_bytes", sys.capacity().value},
                        {"peak_used_bytes", peak_used[s]},
                        {"drives", sys.drive_count()},
+                       {"capex_usd", models::storage_capex(sys).value},
+                       {"power_W", models::storage_power(sys).value},
                        {"data_services", data_services_json(sc, sys)}});
   }
   r["storage"] = storage;
