@@ -106,8 +106,7 @@ Platform build_platform(const models::Scenario& sc, const models::ClusterNetwork
   for (const auto& sp : spans) {
     const bool exclusive = leaves_merge && jobs_on_leaf[sp.leaf].size() == 1;
     auto it = std::find_if(classes.begin(), classes.end(), [&](const LeafClass& c) {
-      return exclusive && c.leaves.size() >= 1 && c.job == sp.job && c.nodes_per_leaf == sp.count &&
-             jobs_on_leaf[c.leaves.front()].size() == 1;
+      return exclusive && c.job == sp.job && c.nodes_per_leaf == sp.count && jobs_on_leaf[c.leaves.front()].size() == 1;
     });
     if (it == classes.end())
       it = classes.insert(classes.end(), LeafClass{sp.job, sp.group, sp.count, {}, {}});
