@@ -33,7 +33,8 @@ struct NodeGroup {
   int nics = 0;
   BytesPerSecond nic_speed;
   Bytes host_memory;
-  Watts node_power; // everything in the node but the GPUs
+  BytesPerSecond gpu_host_bandwidth; // one GPU's copy bandwidth to host memory (async checkpoints)
+  Watts node_power;                  // everything in the node but the GPUs
   Dollars node_price;
 
   int gpu_count() const { return count * gpus_per_node; }
@@ -55,7 +56,7 @@ struct CheckpointSpec {
   Bytes size;
   Seconds interval;
   std::string storage;
-  std::string mode; // "sync"
+  std::string mode; // "sync": GPUs wait for the write; "async": only for the copy to host memory
   IoShape io;       // always sequential writes
 };
 

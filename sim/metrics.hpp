@@ -22,6 +22,7 @@ struct JobMetrics {
   double data_stall_gpu_s = 0;
   double checkpoint_stall_gpu_s = 0;
   std::vector<double> checkpoint_write_s;
+  std::vector<double> checkpoint_stall_s; // what the GPUs waited: the write (sync) or the host copy (async)
   std::vector<JobSegment> segments;
   double end_s = 0;
 };

@@ -103,6 +103,7 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
     const double life_gpu_s = job.gpus * std::max(0.0, T - job.start.value);
     const Split s = make_split(jm.compute_gpu_s, jm.data_stall_gpu_s, jm.checkpoint_stall_gpu_s, life_gpu_s);
     const auto w = models::summarize(jm.checkpoint_write_s);
+    const auto st = models::summarize(jm.checkpoint_stall_s);
     jobs.push_back({{"name", job.name},
                     {"kind", job.kind},
                     {"gpus", job.gpus},
@@ -115,7 +116,9 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
                      {{"count", jm.checkpoint_write_s.size()},
                       {"size_bytes", job.checkpoint.size.value},
                       {"storage", job.checkpoint.storage},
-                      {"write_s", {{"mean", w.mean}, {"p50", w.p50}, {"p99", w.p99}, {"max", w.max}}}}}});
+                      {"mode", job.checkpoint.mode},
+                      {"write_s", {{"mean", w.mean}, {"p50", w.p50}, {"p99", w.p99}, {"max", w.max}}},
+                      {"stall_s", {{"mean", st.mean}, {"max", st.max}}}}}});
   }
   const double cluster_gpu_s = sc.gpu_count() * T;
   const Split g = make_split(compute, data, ckpt, cluster_gpu_s);
@@ -255,15 +258,16 @@ std::string format_summary(const Json& r, const std::string& results_path) {
   o += "  checkpoint stall         " + pct(g["stall"]["checkpoint"]) + "\n";
   o += "  failure                  " + pct(g["stall"]["failure"]) + "\n";
   o += "  idle                     " + pct(g["stall"]["idle"]) + "\n\n";
-  o += "job                   GPUs   util     steps  ckpts  ckpt write mean / p99\n";
+  o += "job                   GPUs   util     steps  ckpts  ckpt write mean / p99  (GPU stall mean)\n";
   for (const auto& j : r["jobs"]) {
     char buf[256];
     const auto& w = j["checkpoints"]["write_s"];
-    std::snprintf(buf, sizeof buf, "  %-18s %6d  %5.1f%% %9lld  %5zu  %s / %s\n", j["name"].get<std::string>().c_str(),
-                  j["gpus"].get<int>(), 100.0 * j["utilization"].get<double>(),
+    std::snprintf(buf, sizeof buf, "  %-18s %6d  %5.1f%% %9lld  %5zu  %s / %s  (%s)\n",
+                  j["name"].get<std::string>().c_str(), j["gpus"].get<int>(), 100.0 * j["utilization"].get<double>(),
                   static_cast<long long>(j["steps"].get<int64_t>()), j["checkpoints"]["count"].get<size_t>(),
                   models::format_duration(Seconds(w["mean"].get<double>())).c_str(),
-                  models::format_duration(Seconds(w["p99"].get<double>())).c_str());
+                  models::format_duration(Seconds(w["p99"].get<double>())).c_str(),
+                  models::format_duration(Seconds(j["checkpoints"]["stall_s"]["mean"].get<double>())).c_str());
     o += buf;
   }
   o += "\nstorage               read      written   peak read    peak write   peak used / capacity\n";

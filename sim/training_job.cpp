@@ -70,9 +70,8 @@ void TrainingJob::run_phase(int64_t steps, int64_t buffered) {
   add_segment(t0, compute_s * job_->gpus, std::max(0.0, elapsed - compute_s) * job_->gpus, 0.0);
 }
 
-void TrainingJob::run_checkpoint() {
+double TrainingJob::write_checkpoint(double size) {
   const double t0 = sg4::Engine::get_clock();
-  const double size = job_->checkpoint.size.value;
   const int storage = checkpoint_storage();
   const auto& sys = sc_->storage[storage];
   auto& ckpt_sm = metrics_->storage[storage];
@@ -84,8 +83,6 @@ void TrainingJob::run_checkpoint() {
     ++metrics_->activities;
   }
   Transfer write(*sc_, *platform_, storage, IoDirection::write, flows(size), *metrics_, files);
-  const double refill = job_->prefetch_batches * job_->batch_bytes().value;
-  Transfer prefetch(*sc_, *platform_, dataset_storage(), IoDirection::read, flows(refill), *metrics_);
   // Synchronous replication acknowledges a write once the copy is written too.
   const int target = sys.replication ? storage_index(*sc_, sys.replication->target) : -1;
   std::optional<Transfer> sync_copy;
@@ -98,8 +95,6 @@ void TrainingJob::run_checkpoint() {
   const double write_s = sg4::Engine::get_clock() - t0;
   if (target >= 0 && sys.replication->mode == "async")
     replicate_in_background(storage, target, size);
-  prefetch.wait();
-  const double elapsed = sg4::Engine::get_clock() - t0;
   jm_->checkpoint_write_s.push_back(write_s);
   live_checkpoints_.push_back({size, t0});
   while (static_cast<int>(live_checkpoints_.size()) > sc_->policies.checkpoint_keep_last) {
@@ -107,7 +102,34 @@ void TrainingJob::run_checkpoint() {
     ckpt_sm.add_used(release_time(sys, oldest.written_s), -oldest.bytes);
     live_checkpoints_.pop_front();
   }
-  add_segment(t0, 0.0, (elapsed - write_s) * job_->gpus, write_s * job_->gpus);
+  return write_s;
+}
+
+void TrainingJob::run_checkpoint() {
+  const double t0 = sg4::Engine::get_clock();
+  const double size = job_->checkpoint.size.value;
+  // The loader refills its prefetch buffer while the GPUs wait.
+  const double refill = job_->prefetch_batches * job_->batch_bytes().value;
+  Transfer prefetch(*sc_, *platform_, dataset_storage(), IoDirection::read, flows(refill), *metrics_);
+  if (job_->checkpoint.mode == "async") {
+    // The host buffer is reused: a previous write still draining holds the GPUs back.
+    if (writer_)
+      writer_->join();
+    // Every GPU copies its shard to host memory at once; then the write drains in the background, competing
+    // with the data loader for storage and network.
+    const auto* g = sc_->find_node_group(job_->node_group);
+    sg4::this_actor::sleep_for(size / (job_->gpus * g->gpu_host_bandwidth.value));
+    ++metrics_->activities;
+    writer_ = sg4::Actor::create(job_->name + "-checkpoint-writer", sg4::this_actor::get_host(),
+                                 [this, size] { write_checkpoint(size); });
+  } else {
+    write_checkpoint(size);
+  }
+  const double stall_s = sg4::Engine::get_clock() - t0;
+  prefetch.wait();
+  const double elapsed = sg4::Engine::get_clock() - t0;
+  jm_->checkpoint_stall_s.push_back(stall_s);
+  add_segment(t0, 0.0, (elapsed - stall_s) * job_->gpus, stall_s * job_->gpus);
 }
 
 double TrainingJob::release_time(const models::StorageSystem& sys, double written_s) const {
@@ -178,6 +200,9 @@ void TrainingJob::operator()() {
     }
   }
   jm_->end_s = sg4::Engine::get_clock();
+  // The last asynchronous write may still be draining; it uses this object, so it must end first.
+  if (writer_)
+    writer_->join();
 }
 
 } // namespace aisim::sim

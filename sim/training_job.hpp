@@ -22,8 +22,12 @@ public:
 private:
   // Runs `steps` steps; `buffered` batches are already in host memory.
   void run_phase(int64_t steps, int64_t buffered);
-  // Writes a checkpoint while the loader refills its prefetch buffer.
+  // A checkpoint as the GPUs see it: the whole write (sync) or the copy to host memory (async), while the loader
+  // refills its prefetch buffer.
   void run_checkpoint();
+  // Writes one checkpoint from the calling actor (metadata, data, synchronous replica), records it and applies
+  // keep-last-K. Returns the write time.
+  double write_checkpoint(double size);
   // Splits bytes over the job's node sets in proportion to their GPUs (data-parallel ranks share evenly).
   std::vector<Flow> flows(double bytes) const;
   int dataset_storage() const;
@@ -45,6 +49,7 @@ private:
   Metrics* metrics_;
   JobMetrics* jm_;
   std::deque<LiveCheckpoint> live_checkpoints_;
+  simgrid::s4u::ActorPtr writer_; // the asynchronous checkpoint write in progress, if any
 };
 
 } // namespace aisim::sim
