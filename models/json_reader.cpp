@@ -151,6 +151,20 @@ std::optional<std::string> ObjectReader::choice(const std::string& key, const ch
   return std::nullopt;
 }
 
+std::optional<bool> ObjectReader::boolean(const std::string& key, std::optional<bool> default_value) {
+  const Json* v = fetch(key, !default_value, "true or false");
+  if (!v) {
+    if (ok_ && default_value)
+      (*node_)[key] = *default_value;
+    return ok_ ? default_value : std::nullopt;
+  }
+  if (!v->is_boolean()) {
+    diag_->error(child_pointer(key), "wrong type (expected true or false, got " + json_excerpt(*v) + ")");
+    return std::nullopt;
+  }
+  return v->get<bool>();
+}
+
 std::optional<std::string> ObjectReader::text(const std::string& key, const char* default_value) {
   return string_value(key, default_value, "a string");
 }

@@ -48,6 +48,7 @@ public:
   std::optional<std::string> choice(const std::string& key, const char* default_value,
                                     const std::vector<std::string>& allowed);
   std::optional<std::string> text(const std::string& key, const char* default_value);
+  std::optional<bool> boolean(const std::string& key, std::optional<bool> default_value);
   // A name that must be one of `known` (another section's names); `what` names the section for the message.
   std::optional<std::string> reference(const std::string& key, const std::vector<std::string>& known,
                                        const std::string& what);

@@ -56,8 +56,9 @@ struct CheckpointSpec {
   Bytes size;
   Seconds interval;
   std::string storage;
-  std::string mode; // "sync": GPUs wait for the write; "async": only for the copy to host memory
-  IoShape io;       // always sequential writes
+  std::string mode;              // "sync": GPUs wait for the write; "async": only for the copy to host memory
+  IoShape io;                    // always sequential writes
+  bool restore_at_start = false; // the job resumes from a checkpoint: it reads one before its first step
 };
 
 struct Dataset {

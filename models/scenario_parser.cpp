@@ -408,10 +408,15 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
         auto mode = c->choice("mode", "sync", {"sync", "async"});
         auto io_size = c->quantity("io_size", Dimension::bytes, "1MiB");
         auto outstanding = c->integer("outstanding_ios", 16, 1, 65536);
+        auto restore = c->boolean("restore_at_start", false);
         c->finish();
-        if (size && interval && where && mode && io_size && outstanding)
-          ckpt = CheckpointSpec{Bytes(*size), Seconds(*interval), *where, *mode,
-                                IoShape{Bytes(*io_size), IoPattern::sequential, static_cast<int>(*outstanding)}};
+        if (size && interval && where && mode && io_size && outstanding && restore)
+          ckpt = CheckpointSpec{Bytes(*size),
+                                Seconds(*interval),
+                                *where,
+                                *mode,
+                                IoShape{Bytes(*io_size), IoPattern::sequential, static_cast<int>(*outstanding)},
+                                *restore};
       }
       w.finish();
       if (jname) {

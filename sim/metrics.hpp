@@ -23,6 +23,7 @@ struct JobMetrics {
   double checkpoint_stall_gpu_s = 0;
   std::vector<double> checkpoint_write_s;
   std::vector<double> checkpoint_stall_s; // what the GPUs waited: the write (sync) or the host copy (async)
+  double restore_s = 0;                   // reading the checkpoint the job resumes from
   std::vector<JobSegment> segments;
   double end_s = 0;
 };

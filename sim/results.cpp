@@ -118,7 +118,8 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
                       {"storage", job.checkpoint.storage},
                       {"mode", job.checkpoint.mode},
                       {"write_s", {{"mean", w.mean}, {"p50", w.p50}, {"p99", w.p99}, {"max", w.max}}},
-                      {"stall_s", {{"mean", st.mean}, {"max", st.max}}}}}});
+                      {"stall_s", {{"mean", st.mean}, {"max", st.max}}},
+                      {"restore_s", jm.restore_s}}}});
   }
   const double cluster_gpu_s = sc.gpu_count() * T;
   const Split g = make_split(compute, data, ckpt, cluster_gpu_s);

@@ -173,15 +173,26 @@ void TrainingJob::operator()() {
   // time series sharp.
   const int64_t max_phase_steps =
       std::max<int64_t>(1, static_cast<int64_t>(sc_->simulation.timeseries_resolution.value / step_s));
-  // The loader fills its prefetch buffer before the first step can run.
+  // Before the first step the loader fills its prefetch buffer and, when the job resumes, every rank reads its
+  // shard of the latest checkpoint; the GPUs wait for both.
   int64_t buffered = 0;
-  if (job_->prefetch_batches > 0 && sg4::Engine::get_clock() + step_s <= end_s) {
+  const bool fill_buffer = job_->prefetch_batches > 0 && sg4::Engine::get_clock() + step_s <= end_s;
+  if (fill_buffer || job_->checkpoint.restore_at_start) {
     const double t0 = sg4::Engine::get_clock();
     Transfer fill(*sc_, *platform_, dataset_storage(), IoDirection::read,
-                  flows(job_->prefetch_batches * job_->batch_bytes().value), *metrics_);
+                  flows(fill_buffer ? job_->prefetch_batches * job_->batch_bytes().value : 0.0), *metrics_);
+    double restore_s = 0;
+    if (job_->checkpoint.restore_at_start) {
+      Transfer restore(*sc_, *platform_, checkpoint_storage(), IoDirection::read, flows(job_->checkpoint.size.value),
+                       *metrics_);
+      restore.wait();
+      restore_s = sg4::Engine::get_clock() - t0;
+      jm_->restore_s = restore_s;
+    }
     fill.wait();
-    add_segment(t0, 0.0, (sg4::Engine::get_clock() - t0) * job_->gpus, 0.0);
-    buffered = job_->prefetch_batches;
+    const double elapsed = sg4::Engine::get_clock() - t0;
+    add_segment(t0, 0.0, (elapsed - restore_s) * job_->gpus, restore_s * job_->gpus);
+    buffered = fill_buffer ? job_->prefetch_batches : 0;
   }
   int64_t since_ckpt = 0;
   while (true) {
