@@ -1,4 +1,5 @@
-// The aisim command line: run a scenario, run the validation cases.
+// The aisim command line: run a scenario, run the validation cases, calibrate a drive.
+#include "calibrate_command.hpp"
 #include "run_command.hpp"
 #include "validate_command.hpp"
 #include "version_info.hpp"
@@ -34,6 +35,26 @@ int main(int argc, char** argv) {
   val_cmd->add_option("--dir", validate.dir,
                       "Folder of validation cases (default: ./validation, else the source tree's)");
 
+  CalibrateCommand calibrate;
+  auto* cal_cmd = app.add_subcommand(
+      "calibrate", "Measure a drive with the io_uring probe and fit an aisim.drive/v1 model (or --refit saved data)");
+  cal_cmd->add_option("target", calibrate.target,
+                      "File (created with --size if missing) or block device to measure; read-only unless --write");
+  cal_cmd->add_option("--out", calibrate.out, "Drive model to write; NAME.raw.json and NAME.fit.json go beside it")
+      ->required();
+  cal_cmd->add_flag("--quick", calibrate.quick, "Few, short points: under a minute, for a first look and tests");
+  cal_cmd->add_option("--size", calibrate.size,
+                      "Create the target file at this size (\"4GiB\"), filled with incompressible data");
+  cal_cmd->add_flag("--write", calibrate.write, "Also measure writes (overwrites the target's data)");
+  cal_cmd->add_flag("--allow-destructive", calibrate.allow_destructive,
+                    "Required with --write on a block device; a mounted or busy device is refused anyway");
+  cal_cmd->add_option("--refit", calibrate.refit, "Fit again from a saved NAME.raw.json instead of measuring");
+  cal_cmd->add_option("--point", calibrate.points,
+                      "Measure only this point, OP:PATTERN:BS:QD (e.g. read:random:4KiB:32; repeatable); writes the "
+                      "raw measurements to --out, no model")
+      ->allow_extra_args(false); // one value per --point, so a TARGET after it stays the target
+  cal_cmd->add_option("--runtime", calibrate.runtime, "Measured time per point (\"10s\"; default 5s with --point)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -47,6 +68,8 @@ int main(int argc, char** argv) {
       run.progress = modes.at(progress);
       return run_command(run);
     }
+    if (*cal_cmd)
+      return calibrate_command(calibrate);
     if (*val_cmd) {
       validate.self = argv[0];
       return validate_command(validate);
