@@ -16,7 +16,7 @@ constexpr uint64_t MiB = 1024 * KiB;
 
 void add_unique(std::vector<PointSpec>& pts, const PointSpec& p) {
   for (const auto& q : pts)
-    if (q.op == p.op && q.pattern == p.pattern && q.bs_bytes == p.bs_bytes && q.queue_depth == p.queue_depth)
+    if (q == p)
       return;
   pts.push_back(p);
 }
@@ -200,8 +200,7 @@ CalibrationData run_sweep(ProbeTarget& target, const SweepPlan& plan, const Swee
         cb.progress(done_s / total_s, mp.label() + (plan.repeats > 1 ? " (" + std::to_string(r + 1) + "/" +
                                                                            std::to_string(plan.repeats) + ")"
                                                                      : std::string()));
-      IoSpec io{spec.op, spec.pattern, spec.bs_bytes, spec.queue_depth, r == 0 ? plan.warmup_s : 0.0, plan.runtime_s,
-                0};
+      const IoSpec io{spec, r == 0 ? plan.warmup_s : 0.0, plan.runtime_s, 0};
       const IoRunResult res = engine.run(io);
       mp.repeats.push_back({res.iops(), res.bw_Bps(), res.clat.mean_ns()});
       mp.clat.merge(res.clat);
@@ -219,8 +218,10 @@ CalibrationData run_sweep(ProbeTarget& target, const SweepPlan& plan, const Swee
   if (plan.cache_run) {
     if (cb.progress)
       cb.progress(done_s / total_s, "long sequential write (write-cache cliff)");
-    IoSpec io{IoOp::write, IoPattern::sequential, plan.cache_bs_bytes,  plan.cache_queue_depth,
-              0,           plan.cache_run_s,      plan.cache_interval_s};
+    const IoSpec io{{IoOp::write, IoPattern::sequential, plan.cache_bs_bytes, plan.cache_queue_depth},
+                    0,
+                    plan.cache_run_s,
+                    plan.cache_interval_s};
     const IoRunResult res = engine.run(io);
     data.write_cache_run =
         WriteCacheRun{plan.cache_bs_bytes, plan.cache_queue_depth, plan.cache_interval_s, res.interval_bytes};

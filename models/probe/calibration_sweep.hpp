@@ -8,6 +8,7 @@
 #pragma once
 
 #include "probe_target.hpp"
+#include "uring_engine.hpp"
 
 #include "models/calibration_data.hpp"
 
@@ -17,13 +18,6 @@
 #include <vector>
 
 namespace aisim::models::probe {
-
-struct PointSpec {
-  IoOp op = IoOp::read;
-  IoPattern pattern = IoPattern::random;
-  uint64_t bs_bytes = 4096;
-  unsigned queue_depth = 1;
-};
 
 struct SweepPlan {
   std::vector<PointSpec> points;

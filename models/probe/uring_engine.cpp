@@ -164,7 +164,7 @@ UringEngine::UringEngine(int fd, uint64_t target_bytes, const EngineOptions& opt
     // Polled completion needs the device's poll queues; a ring can be created without them, so try one read.
     try {
       setup_ring(true);
-      IoSpec probe_io{IoOp::read, IoPattern::sequential, 4096, 1, 0, 0, 0};
+      const IoSpec probe_io{{IoOp::read, IoPattern::sequential, 4096, 1}, 0, 0, 0};
       run_once(probe_io);
       polled_ = true;
     } catch (const ProbeError& e) {

@@ -21,11 +21,17 @@
 
 namespace aisim::models::probe {
 
-struct IoSpec {
+// One measurement point: what is issued and how deep the queue is.
+struct PointSpec {
   IoOp op = IoOp::read;
   IoPattern pattern = IoPattern::random;
   uint64_t bs_bytes = 4096;
   unsigned queue_depth = 1;
+  bool operator==(const PointSpec&) const = default;
+};
+
+// A point and how long to run it.
+struct IoSpec : PointSpec {
   double warmup_s = 0;   // issued and completed but not counted
   double runtime_s = 1;  // the measured window
   double interval_s = 0; // > 0: also record bytes completed per interval (the write-cache run)
