@@ -74,4 +74,9 @@ std::string quoted_list(const std::vector<std::string>& words) {
   return out;
 }
 
+void check_name(const std::string& name, const std::string& ptr, Diagnostics& diag) {
+  if (name.empty())
+    diag.error(ptr, "empty name (expected a non-empty name)");
+}
+
 } // namespace aisim::models

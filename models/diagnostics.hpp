@@ -40,5 +40,7 @@ size_t edit_distance(std::string_view a, std::string_view b);
 std::string closest_match(std::string_view word, const std::vector<std::string>& candidates);
 // A human list: "a", "b" or "c".
 std::string quoted_list(const std::vector<std::string>& words);
+// Checks that a name used as a key or "name" is usable in results and messages.
+void check_name(const std::string& name, const std::string& ptr, Diagnostics& diag);
 
 } // namespace aisim::models

@@ -5,10 +5,13 @@
 #include "drive_model.hpp"
 #include "fabric.hpp"
 #include "json_reader.hpp"
+#include "policies.hpp"
 #include "storage_system.hpp"
 #include "units.hpp"
 
+#include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -79,14 +82,16 @@ struct TrainingJob {
   int prefetch_batches = 0;
   CheckpointSpec checkpoint;
   Seconds start;
+  std::optional<Seconds> duration; // absent: runs until the simulated period ends
   Bytes allreduce_bytes_per_step; // sent (and received) by each GPU per step on the GPU fabric
 
   Bytes batch_bytes() const { return sample_size * static_cast<double>(global_batch); }
+  // When the job stops taking steps: its start plus duration, or the end of the simulated period.
+  double end_s(double simulated_period_s) const {
+    return duration ? std::min(simulated_period_s, start.value + duration->value) : simulated_period_s;
+  }
 };
 
-struct Policies {
-  int checkpoint_keep_last = 0;
-};
 
 struct Costs {
   Seconds horizon;

@@ -2,6 +2,8 @@
 
 #include "drive_model.hpp"
 #include "gpu_catalog.hpp"
+#include "policy_parser.hpp"
+#include "workload_parser.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -25,12 +27,6 @@ std::optional<std::string> read_file(const std::string& path, std::string* why) 
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
-}
-
-// Checks that a name used as a key or "name" is usable in results and messages.
-void check_name(const std::string& name, const std::string& ptr, Diagnostics& diag) {
-  if (name.empty())
-    diag.error(ptr, "empty name (expected a non-empty name)");
 }
 
 // A drive entry is inline, or {"file": "drives/x.json", ...overrides}: the file's keys with the entry's own
@@ -339,134 +335,11 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
     storage->finish();
   }
 
-  // workloads
-  Json* workloads = top.array("workloads", true);
-  std::map<std::string, int> gpus_used_per_group;
-  std::vector<std::string> job_names;
-  if (workloads) {
-    for (size_t i = 0; i < workloads->size(); ++i) {
-      const std::string wptr = "/workloads/" + std::to_string(i);
-      ObjectReader w((*workloads)[i], wptr, diag);
-      if (!w.ok())
-        continue;
-      TrainingJob job;
-      auto jname = w.text("name", nullptr);
-      auto kind = w.choice("kind", nullptr, {"training"});
-      std::optional<std::string> group;
-      if (group_names.size() == 1 && !w.has("node_group")) {
-        group = w.text("node_group", group_names[0].c_str());
-      } else {
-        group = w.reference("node_group", group_names, "node groups under /cluster/node_groups");
-      }
-      auto gpus = w.integer("gpus", std::nullopt, 1, kMaxCount);
-      auto step = w.quantity("step_time", Dimension::seconds, nullptr);
-      auto batch = w.integer("global_batch", std::nullopt, 1, int64_t(1) << 40);
-      auto sample = w.quantity("sample_size", Dimension::bytes, nullptr);
-      auto prefetch = w.integer("prefetch_batches", 2, 0, 1024);
-      auto start = w.quantity("start", Dimension::seconds, "0s", Bound::non_negative);
-      // Ring all-reduce of BF16 gradients: each GPU sends (and receives) 2 (n-1)/n x 2 bytes per parameter per
-      // step, about 4 bytes per parameter; without a parameter count the job declares it or sends nothing.
-      std::string allreduce_default = "0B";
-      if (const Json& wj = (*workloads)[i]; wj.contains("checkpoint") && wj["checkpoint"].is_object() &&
-                                            wj["checkpoint"].contains("parameters") &&
-                                            wj["checkpoint"]["parameters"].is_number())
-        allreduce_default =
-            std::to_string(static_cast<long long>(wj["checkpoint"]["parameters"].get<double>() * 4)) + "B";
-      auto allreduce =
-          w.quantity("allreduce_bytes_per_step", Dimension::bytes, allreduce_default.c_str(), Bound::non_negative);
-      std::optional<Dataset> dataset;
-      if (auto ds = w.object("dataset", true)) {
-        auto size = ds->quantity("size", Dimension::bytes, nullptr);
-        auto where = ds->reference("storage", storage_names, "storage systems under /storage");
-        auto io_size = ds->quantity("io_size", Dimension::bytes, "1MiB");
-        auto access = ds->choice("access", "sequential", {"sequential", "random"});
-        auto outstanding = ds->integer("outstanding_ios", 16, 1, 65536);
-        ds->finish();
-        if (size && where && io_size && access && outstanding)
-          dataset = Dataset{Bytes(*size), *where,
-                            IoShape{Bytes(*io_size), *access == "random" ? IoPattern::random : IoPattern::sequential,
-                                    static_cast<int>(*outstanding)}};
-      }
-      std::optional<CheckpointSpec> ckpt;
-      if (auto c = w.object("checkpoint", true)) {
-        std::optional<double> size;
-        if (c->has("size") || !c->has("parameters")) {
-          size = c->quantity("size", Dimension::bytes, nullptr);
-          if (c->has("parameters"))
-            diag.error(c->child_pointer("parameters"),
-                       "give either size or parameters, not both (expected one way to size a checkpoint)");
-          c->accept("parameters");
-          c->accept("bytes_per_parameter");
-        } else {
-          auto params = c->number("parameters", std::nullopt, 1.0, 1e15);
-          auto bpp = c->number("bytes_per_parameter", 14.0, 0.1, 64.0);
-          if (params && bpp)
-            size = *params * *bpp;
-        }
-        auto interval = c->quantity("interval", Dimension::seconds, nullptr);
-        auto where = c->reference("storage", storage_names, "storage systems under /storage");
-        auto mode = c->choice("mode", "sync", {"sync", "async"});
-        auto io_size = c->quantity("io_size", Dimension::bytes, "1MiB");
-        auto outstanding = c->integer("outstanding_ios", 16, 1, 65536);
-        auto restore = c->boolean("restore_at_start", false);
-        c->finish();
-        if (size && interval && where && mode && io_size && outstanding && restore)
-          ckpt = CheckpointSpec{Bytes(*size),
-                                Seconds(*interval),
-                                *where,
-                                *mode,
-                                IoShape{Bytes(*io_size), IoPattern::sequential, static_cast<int>(*outstanding)},
-                                *restore};
-      }
-      w.finish();
-      if (jname) {
-        check_name(*jname, wptr + "/name", diag);
-        for (const auto& n : job_names)
-          if (n == *jname)
-            diag.error(wptr + "/name", "duplicate workload name \"" + *jname + "\" (expected unique names)");
-        job_names.push_back(*jname);
-      }
-      if (!jname || !kind || !group || !gpus || !step || !batch || !sample || !prefetch || !start || !dataset || !ckpt)
-        continue;
-      const NodeGroup* ng = nullptr;
-      for (const auto& g : sc.node_groups)
-        if (g.name == *group)
-          ng = &g;
-      if (!ng)
-        continue;
-      const int nodes = static_cast<int>((*gpus + ng->gpus_per_node - 1) / ng->gpus_per_node);
-      gpus_used_per_group[*group] += nodes * ng->gpus_per_node;
-      if (gpus_used_per_group[*group] > ng->gpu_count())
-        diag.error(wptr + "/gpus",
-                   "more GPUs than node group \"" + *group + "\" has free (expected at most " +
-                       std::to_string(ng->gpu_count() - (gpus_used_per_group[*group] - nodes * ng->gpus_per_node)) +
-                       ", got " + std::to_string(*gpus) + ")");
-      if (*gpus % ng->gpus_per_node != 0)
-        diag.error(wptr + "/gpus", "not a whole number of nodes (expected a multiple of " +
-                                       std::to_string(ng->gpus_per_node) + " GPUs per node, got " +
-                                       std::to_string(*gpus) + ")");
-      job.name = *jname;
-      job.kind = *kind;
-      job.node_group = *group;
-      job.gpus = static_cast<int>(*gpus);
-      job.step_time = Seconds(*step);
-      job.global_batch = *batch;
-      job.sample_size = Bytes(*sample);
-      job.prefetch_batches = static_cast<int>(*prefetch);
-      job.start = Seconds(*start);
-      job.allreduce_bytes_per_step = Bytes(*allreduce);
-      job.dataset = *dataset;
-      job.checkpoint = *ckpt;
-      sc.jobs.push_back(job);
-    }
-  }
+  // policies before workloads: placement rules give workloads their default storage
+  if (auto pol = top.object("policies", false))
+    sc.policies = parse_policies(*pol, storage_names, sc.storage);
 
-  if (auto pol = top.object("policies", false)) {
-    auto keep = pol->integer("checkpoint_keep_last", 2, 1, 1000000);
-    pol->finish();
-    if (keep)
-      sc.policies.checkpoint_keep_last = static_cast<int>(*keep);
-  }
+  parse_workloads(top, sc, group_names, storage_names);
 
   if (auto costs = top.object("costs", false)) {
     auto horizon = costs->quantity("horizon", Dimension::seconds, "3y");
@@ -511,9 +384,15 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
                      std::to_string(endpoints) +
                      " GPU nodes and storage servers (expected k with k^3/4 >= " + std::to_string(endpoints) + ")");
   }
+  check_node_schedule(sc, diag);
+  const StorageSystem* home = sc.find_storage(sc.policies.tiering.dataset_home);
   for (size_t i = 0; i < sc.jobs.size(); ++i) {
     const auto& job = sc.jobs[i];
     const std::string wptr = "/workloads/" + std::to_string(i);
+    if (home && job.dataset.size > home->capacity())
+      diag.error(wptr + "/dataset/size", "dataset larger than its home \"" + home->name + "\" (expected at most " +
+                                             format_bytes(home->capacity()) + ", got " +
+                                             format_bytes(job.dataset.size) + ")");
     const StorageSystem* ds = sc.find_storage(job.dataset.storage);
     if (ds && job.dataset.size > ds->capacity())
       diag.error(wptr + "/dataset/size", "dataset larger than storage \"" + ds->name + "\" (expected at most " +

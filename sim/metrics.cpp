@@ -4,18 +4,45 @@
 
 namespace aisim::sim {
 
+namespace {
+std::vector<UsageEvent> in_time_order(const std::vector<UsageEvent>& events) {
+  auto sorted = events;
+  std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
+    return a.time_s != b.time_s ? a.time_s < b.time_s : a.bytes > b.bytes;
+  });
+  return sorted;
+}
+} // namespace
+
 double StorageMetrics::peak_used_bytes(double until_s) const {
-  auto events = usage_events;
-  std::sort(events.begin(), events.end(),
-            [](const auto& a, const auto& b) { return a.first != b.first ? a.first < b.first : a.second > b.second; });
   double used = 0, peak = 0;
-  for (const auto& [t, delta] : events) {
-    if (t > until_s)
+  for (const auto& e : in_time_order(usage_events)) {
+    if (e.time_s > until_s)
       break;
-    used += delta;
+    used += e.bytes;
     peak = std::max(peak, used);
   }
   return peak;
+}
+
+std::array<double, models::kDataClasses> StorageMetrics::peak_used_by_class(double until_s) const {
+  std::array<double, models::kDataClasses> used{}, peak{};
+  for (const auto& e : in_time_order(usage_events)) {
+    if (e.time_s > until_s)
+      break;
+    const auto c = static_cast<size_t>(e.cls);
+    used[c] += e.bytes;
+    peak[c] = std::max(peak[c], used[c]);
+  }
+  return peak;
+}
+
+std::array<double, models::kDataClasses> StorageMetrics::used_by_class(double at_s) const {
+  std::array<double, models::kDataClasses> used{};
+  for (const auto& e : usage_events)
+    if (e.time_s <= at_s)
+      used[static_cast<size_t>(e.cls)] += e.bytes;
+  return used;
 }
 
 double peak_rate_Bps(const std::vector<TransferRecord>& transfers, IoDirection direction) {

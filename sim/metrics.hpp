@@ -2,6 +2,9 @@
 // transfers and occupancy. Plain data; results_json.cpp turns it into results.json and timeseries.csv.
 #pragma once
 
+#include "models/policies.hpp"
+
+#include <array>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -24,8 +27,12 @@ struct JobMetrics {
   std::vector<double> checkpoint_write_s;
   std::vector<double> checkpoint_stall_s; // what the GPUs waited: the write (sync) or the host copy (async)
   double restore_s = 0;                   // reading the checkpoint the job resumes from
+  double staging_wait_s = 0;              // the job's start held back until its dataset reached the hot tier
   std::vector<JobSegment> segments;
   double end_s = 0;
+  std::string failure; // why the job stopped early ("" when it ran its course)
+  // Lifecycle: checkpoints evaluated, passed (copied to validated storage) and released to production.
+  int evaluated = 0, validated = 0, released = 0;
 };
 
 enum class IoDirection { read, write };
@@ -37,22 +44,51 @@ struct TransferRecord {
   bool replica = false; // another system's copy arriving, not traffic from the GPUs
 };
 
+// One occupancy change of one data class.
+struct UsageEvent {
+  double time_s = 0, bytes = 0;
+  models::DataClass cls = models::DataClass::training_dataset;
+};
+
 struct StorageMetrics {
   double read_bytes = 0;
   double write_bytes = 0;
   double replicated_in_bytes = 0; // written here as another system's replica
   std::vector<TransferRecord> transfers;
   // Occupancy changes at their times; a deletion may be dated in the future (snapshots, retention lock).
-  std::vector<std::pair<double, double>> usage_events;
+  std::vector<UsageEvent> usage_events;
 
-  void add_used(double time_s, double bytes) { usage_events.emplace_back(time_s, bytes); }
+  void add_used(double time_s, double bytes, models::DataClass cls) { usage_events.push_back({time_s, bytes, cls}); }
   // Highest occupancy up to `until_s`, applying changes in time order (growth before release at equal times).
   double peak_used_bytes(double until_s) const;
+  // The same per data class (each class's own peak, not its share at the total's peak), and what each holds at
+  // `until_s`.
+  std::array<double, models::kDataClasses> peak_used_by_class(double until_s) const;
+  std::array<double, models::kDataClasses> used_by_class(double at_s) const;
+};
+
+// Data copied from one tier to another under a policy: staging, archiving, promotion, release to production.
+struct Movement {
+  int from = -1, to = -1;
+  models::DataClass cls = models::DataClass::training_dataset; // the class the copy has where it lands
+  double bytes = 0, start_s = 0, end_s = 0;
+};
+
+// A write that did not fit, and what the system's on_full policy did about it.
+struct CapacityEvent {
+  double time_s = 0;
+  int storage = -1;
+  int job = -1;
+  std::string action; // "failed_job", "blocked", "evicted"
+  double bytes = 0;   // what the write needed; for "evicted", what was freed
+  double waited_s = 0; // for "blocked"
 };
 
 struct Metrics {
   std::vector<JobMetrics> jobs;
   std::vector<StorageMetrics> storage;
+  std::vector<Movement> movements;
+  std::vector<CapacityEvent> capacity_events;
   uint64_t activities = 0; // SimGrid activities started (comms, I/Os, sleeps): the event count reported
 };
 

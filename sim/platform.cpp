@@ -81,22 +81,42 @@ Platform build_platform(const models::Scenario& sc, const models::ClusterNetwork
   };
   std::vector<Span> spans;
   std::map<int, std::set<int>> jobs_on_leaf;
-  std::vector<int> next_free_node(sc.node_groups.size(), 0);
-  for (size_t j = 0; j < sc.jobs.size(); ++j) {
+  // Jobs take nodes in order of start time; a node frees when its job ends, so a schedule reuses it (the parser
+  // checked that no instant needs more nodes than a group has). Lowest free nodes first keeps a job's nodes
+  // together under few leaves.
+  std::vector<std::vector<double>> free_from(sc.node_groups.size());
+  for (size_t g = 0; g < sc.node_groups.size(); ++g)
+    free_from[g].assign(sc.node_groups[g].count, 0.0);
+  std::vector<int> order(sc.jobs.size());
+  for (size_t j = 0; j < order.size(); ++j)
+    order[j] = static_cast<int>(j);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return sc.jobs[a].start.value < sc.jobs[b].start.value; });
+  const double period = sc.simulation.duration.value;
+  for (int j : order) {
     const auto& job = sc.jobs[j];
     int g = 0;
     while (sc.node_groups[g].name != job.node_group)
       ++g;
-    const int first = next_free_node[g];
-    const int last = first + job.gpus / sc.node_groups[g].gpus_per_node; // one past
-    next_free_node[g] = last;
-    for (int a = first; a < last;) {
-      const int leaf = fabric.leaf_of(net.node_endpoint(g, a));
-      int b = a + 1;
-      while (!full && b < last && fabric.leaf_of(net.node_endpoint(g, b)) == leaf)
+    const int want = job.gpus / sc.node_groups[g].gpus_per_node;
+    std::vector<int> nodes;
+    for (int n = 0; n < sc.node_groups[g].count && static_cast<int>(nodes.size()) < want; ++n)
+      if (free_from[g][n] <= job.start.value)
+        nodes.push_back(n);
+    if (static_cast<int>(nodes.size()) < want) // a job after the simulated period: any nodes will do
+      for (int n = static_cast<int>(nodes.size()); n < want; ++n)
+        nodes.push_back(n);
+    for (int n : nodes)
+      free_from[g][n] = std::max(free_from[g][n], job.end_s(period));
+    // Runs of consecutive nodes on one leaf become spans.
+    for (size_t a = 0; a < nodes.size();) {
+      const int leaf = fabric.leaf_of(net.node_endpoint(g, nodes[a]));
+      size_t b = a + 1;
+      while (!full && b < nodes.size() && nodes[b] == nodes[b - 1] + 1 &&
+             fabric.leaf_of(net.node_endpoint(g, nodes[b])) == leaf)
         ++b;
-      spans.push_back({static_cast<int>(j), g, leaf, a, b - a});
-      jobs_on_leaf[leaf].insert(static_cast<int>(j));
+      spans.push_back({j, g, leaf, nodes[a], static_cast<int>(b - a)});
+      jobs_on_leaf[leaf].insert(j);
       a = b;
     }
   }

@@ -1,5 +1,6 @@
 #include "simulation.hpp"
 
+#include "lifecycle.hpp"
 #include "platform.hpp"
 #include "training_job.hpp"
 
@@ -28,15 +29,11 @@ RunOutput run_simulation(const models::Scenario& sc, Progress& progress) {
   Metrics& m = out.metrics;
   m.jobs.resize(sc.jobs.size());
   m.storage.resize(sc.storage.size());
-  // Datasets are staged before the simulated period starts.
-  for (const auto& job : sc.jobs)
-    for (size_t s = 0; s < sc.storage.size(); ++s)
-      if (sc.storage[s].name == job.dataset.storage)
-        m.storage[s].add_used(0.0, job.dataset.size.value);
-
+  Lifecycle lifecycle(sc, platform, m);
+  lifecycle.start();
   for (size_t j = 0; j < sc.jobs.size(); ++j) {
     auto* host = platform.node_sets[platform.node_sets_of_job[j].front()].host;
-    sg4::Actor::create(sc.jobs[j].name, host, TrainingJob(sc, static_cast<int>(j), platform, m));
+    sg4::Actor::create(sc.jobs[j].name, host, TrainingJob(sc, static_cast<int>(j), platform, m, lifecycle));
   }
 
   // Run in slices so progress can be reported; the slices do not change the simulation.

@@ -17,19 +17,13 @@ int storage_index(const models::Scenario& sc, const std::string& name) {
 }
 } // namespace
 
-TrainingJob::TrainingJob(const models::Scenario& sc, int job, const Platform& platform, Metrics& metrics)
-    : sc_(&sc), job_(&sc.jobs[job]), platform_(&platform), metrics_(&metrics), jm_(&metrics.jobs[job]) {}
+TrainingJob::TrainingJob(const models::Scenario& sc, int job, const Platform& platform, Metrics& metrics,
+                         Lifecycle& lifecycle)
+    : sc_(&sc), job_(&sc.jobs[job]), index_(job), lifecycle_(&lifecycle), platform_(&platform), metrics_(&metrics),
+      jm_(&metrics.jobs[job]) {}
 
 int TrainingJob::dataset_storage() const { return storage_index(*sc_, job_->dataset.storage); }
 int TrainingJob::checkpoint_storage() const { return storage_index(*sc_, job_->checkpoint.storage); }
-
-std::vector<Flow> TrainingJob::flows(double bytes) const {
-  std::vector<Flow> out;
-  const int job_index = static_cast<int>(job_ - sc_->jobs.data());
-  for (int ns : platform_->node_sets_of_job[job_index])
-    out.push_back({ns, bytes * platform_->node_sets[ns].gpus / job_->gpus});
-  return out;
-}
 
 void TrainingJob::add_segment(double start_s, double compute_gpu_s, double data_gpu_s, double ckpt_gpu_s) {
   const double end_s = sg4::Engine::get_clock();
@@ -70,12 +64,14 @@ void TrainingJob::run_phase(int64_t steps, int64_t buffered) {
   add_segment(t0, compute_s * job_->gpus, std::max(0.0, elapsed - compute_s) * job_->gpus, 0.0);
 }
 
-double TrainingJob::write_checkpoint(double size) {
+bool TrainingJob::write_checkpoint(double size) {
   const double t0 = sg4::Engine::get_clock();
   const int storage = checkpoint_storage();
   const auto& sys = sc_->storage[storage];
-  auto& ckpt_sm = metrics_->storage[storage];
-  ckpt_sm.add_used(t0, size); // space is taken when the write starts; the oldest is deleted once the new one is whole
+  // Space is taken when the write starts; the oldest is deleted once the new one is whole.
+  const int item = lifecycle_->acquire(storage, size, models::DataClass::active_checkpoint, index_);
+  if (item < 0)
+    return false;
   // Each rank writes its shard as a file of its own; a parallel file system's metadata servers create them first.
   const int files = job_->gpus;
   if (sys.kind == "pfs") {
@@ -86,8 +82,8 @@ double TrainingJob::write_checkpoint(double size) {
   // Synchronous replication acknowledges a write once the copy is written too.
   const int target = sys.replication ? storage_index(*sc_, sys.replication->target) : -1;
   std::optional<Transfer> sync_copy;
-  if (target >= 0 && sys.replication->mode == "sync") {
-    metrics_->storage[target].add_used(t0, size);
+  if (target >= 0 && sys.replication->mode == "sync" &&
+      lifecycle_->acquire(target, size, models::DataClass::replica, index_) >= 0) {
     sync_copy.emplace(Transfer::replicate(*sc_, *platform_, storage, target, size, *metrics_));
     sync_copy->wait();
   }
@@ -96,13 +92,14 @@ double TrainingJob::write_checkpoint(double size) {
   if (target >= 0 && sys.replication->mode == "async")
     replicate_in_background(storage, target, size);
   jm_->checkpoint_write_s.push_back(write_s);
-  live_checkpoints_.push_back({size, t0});
+  lifecycle_->checkpoint_written(index_, item, storage, size);
+  live_checkpoints_.push_back({item, size, t0});
   while (static_cast<int>(live_checkpoints_.size()) > sc_->policies.checkpoint_keep_last) {
     const auto& oldest = live_checkpoints_.front();
-    ckpt_sm.add_used(release_time(sys, oldest.written_s), -oldest.bytes);
+    lifecycle_->retire_checkpoint(index_, oldest.item, storage, oldest.bytes, oldest.written_s);
     live_checkpoints_.pop_front();
   }
-  return write_s;
+  return !lifecycle_->failed(index_);
 }
 
 void TrainingJob::run_checkpoint() {
@@ -132,25 +129,10 @@ void TrainingJob::run_checkpoint() {
   add_segment(t0, 0.0, (elapsed - stall_s) * job_->gpus, stall_s * job_->gpus);
 }
 
-double TrainingJob::release_time(const models::StorageSystem& sys, double written_s) const {
-  const double deleted_s = sg4::Engine::get_clock();
-  double t = deleted_s;
-  // Snapshots are taken at every multiple of the interval. The last one taken while the checkpoint existed keeps
-  // its blocks until that snapshot expires.
-  if (sys.snapshots) {
-    const double interval = sys.snapshots->interval.value;
-    const double last_snapshot = std::floor(deleted_s / interval) * interval;
-    if (last_snapshot >= written_s && last_snapshot < deleted_s)
-      t = std::max(t, last_snapshot + sys.snapshots->retention.value);
-  }
-  // A retention lock refuses the deletion until the lock expires.
-  if (sys.retention_lock)
-    t = std::max(t, written_s + sys.retention_lock->value);
-  return t;
-}
-
 void TrainingJob::replicate_in_background(int from, int to, double bytes) {
-  metrics_->storage[to].add_used(sg4::Engine::get_clock(), bytes); // replicas are kept: the copy is the archive
+  // Replicas are kept: the copy is the archive.
+  if (lifecycle_->acquire(to, bytes, models::DataClass::replica, index_) < 0)
+    return;
   const models::Scenario* sc = sc_;
   const Platform* platform = platform_;
   Metrics* metrics = metrics_;
@@ -162,11 +144,20 @@ void TrainingJob::replicate_in_background(int from, int to, double bytes) {
 }
 
 void TrainingJob::operator()() {
-  const double end_s = sc_->simulation.duration.value;
+  const double end_s = job_->end_s(sc_->simulation.duration.value);
   const double step_s = job_->step_time.value;
-  if (job_->start.value >= end_s)
+  if (job_->start.value >= sc_->simulation.duration.value)
     return; // starts after the simulated period: nothing to replay (the parser warned)
   sg4::this_actor::sleep_until(job_->start.value);
+  lifecycle_->job_started(index_);
+  // A dataset still on its way to the hot tier holds the job's GPUs back.
+  lifecycle_->wait_for_dataset(index_);
+  if (jm_->staging_wait_s > 0)
+    add_segment(job_->start.value, 0.0, jm_->staging_wait_s * job_->gpus, 0.0);
+  if (lifecycle_->failed(index_)) {
+    finish();
+    return;
+  }
   const int64_t steps_per_ckpt = std::max<int64_t>(1, static_cast<int64_t>(job_->checkpoint.interval.value / step_s));
   // A data-bound phase lasts longer than its compute, and by how much is only known once it ran; capping a
   // phase at one time-series bin of compute bounds how far the last one can run past the end, and keeps the
@@ -195,7 +186,7 @@ void TrainingJob::operator()() {
     buffered = fill_buffer ? job_->prefetch_batches : 0;
   }
   int64_t since_ckpt = 0;
-  while (true) {
+  while (!lifecycle_->failed(index_)) {
     const double remaining = end_s - sg4::Engine::get_clock();
     const auto fit = static_cast<int64_t>(std::floor(remaining / step_s + 1e-9));
     if (fit <= 0)
@@ -210,10 +201,15 @@ void TrainingJob::operator()() {
       buffered = job_->prefetch_batches;
     }
   }
+  finish();
+}
+
+void TrainingJob::finish() {
   jm_->end_s = sg4::Engine::get_clock();
   // The last asynchronous write may still be draining; it uses this object, so it must end first.
   if (writer_)
     writer_->join();
+  lifecycle_->job_ended(index_);
 }
 
 } // namespace aisim::sim

@@ -3,6 +3,7 @@
 // derived inside a phase rather than simulated step by step (see "Performance design" in DESIGN.md).
 #pragma once
 
+#include "lifecycle.hpp"
 #include "metrics.hpp"
 #include "platform.hpp"
 #include "transfer.hpp"
@@ -16,7 +17,7 @@ namespace aisim::sim {
 
 class TrainingJob {
 public:
-  TrainingJob(const models::Scenario& sc, int job, const Platform& platform, Metrics& metrics);
+  TrainingJob(const models::Scenario& sc, int job, const Platform& platform, Metrics& metrics, Lifecycle& lifecycle);
   void operator()();
 
 private:
@@ -25,26 +26,28 @@ private:
   // A checkpoint as the GPUs see it: the whole write (sync) or the copy to host memory (async), while the loader
   // refills its prefetch buffer.
   void run_checkpoint();
-  // Writes one checkpoint from the calling actor (metadata, data, synchronous replica), records it and applies
-  // keep-last-K. Returns the write time.
-  double write_checkpoint(double size);
-  // Splits bytes over the job's node sets in proportion to their GPUs (data-parallel ranks share evenly).
-  std::vector<Flow> flows(double bytes) const;
+  // Writes one checkpoint from the calling actor (space, metadata, data, synchronous replica), records it and
+  // applies keep-last-K. Returns false when the job must stop (its storage was full, see policies.on_full).
+  bool write_checkpoint(double size);
+  std::vector<Flow> flows(double bytes) const { return lifecycle_->job_flows(index_, bytes); }
   int dataset_storage() const;
   int checkpoint_storage() const;
+  // Records the end, waits for a checkpoint still draining and hands the job's data to the lifecycle.
+  void finish();
   void add_segment(double start_s, double compute_gpu_s, double data_gpu_s, double ckpt_gpu_s);
-  // When a deleted checkpoint's space really frees: later under snapshots or a retention lock.
-  double release_time(const models::StorageSystem& sys, double written_s) const;
   // Copies a checkpoint to the replication target in an actor of its own; the job does not wait.
   void replicate_in_background(int from, int to, double bytes);
 
   struct LiveCheckpoint {
+    int item = -1; // in the storage ledger
     double bytes = 0;
     double written_s = 0;
   };
 
   const models::Scenario* sc_;
   const models::TrainingJob* job_;
+  int index_;
+  Lifecycle* lifecycle_;
   const Platform* platform_;
   Metrics* metrics_;
   JobMetrics* jm_;

@@ -68,7 +68,7 @@ Transfer::Transfer(const models::Scenario& sc, const Platform& platform, int sto
 }
 
 Transfer Transfer::replicate(const models::Scenario& sc, const Platform& platform, int from, int to, double bytes,
-                             Metrics& metrics) {
+                             Metrics& metrics, bool read_source) {
   Transfer t(to, IoDirection::write, metrics);
   t.bytes_ = bytes;
   t.replica_ = true;
@@ -82,6 +82,9 @@ Transfer Transfer::replicate(const models::Scenario& sc, const Platform& platfor
       if (size > 0)
         t.comms_.push_back(sg4::Comm::sendto_async(platform.servers[a].host, platform.servers[b].host, size));
     }
+  for (int a : src)
+    if (read_source)
+      t.write_to_disks(platform.servers[a].disks, bytes * platform.servers[a].weight / src_total, IoDirection::read);
   const double amp = sc.storage[to].protection.write_amplification();
   for (int b : dst)
     t.write_to_disks(platform.servers[b].disks, bytes * amp * platform.servers[b].weight / dst_total,

@@ -28,9 +28,11 @@ public:
   // stripe_count servers.
   Transfer(const models::Scenario& sc, const Platform& platform, int storage, IoDirection direction,
            const std::vector<Flow>& flows, Metrics& metrics, int files = 0);
-  // Copies `bytes` from every server of `from` to every server of `to` (replication), written to `to`'s disks.
+  // Copies `bytes` from every server of `from` to every server of `to`, written to `to`'s disks. Replication
+  // forwards data as it arrives (`read_source` false); a copy of data at rest (tiering, promotion) also reads
+  // it from `from`'s disks.
   static Transfer replicate(const models::Scenario& sc, const Platform& platform, int from, int to, double bytes,
-                            Metrics& metrics);
+                            Metrics& metrics, bool read_source = false);
   Transfer(Transfer&&) = default;
 
   // Blocks the calling actor until every part has completed; records the transfer once. Idempotent.

@@ -88,8 +88,21 @@ TEST_CASE("cross-checks between sections", "[scenario]") {
   SECTION("more GPUs than the group has") {
     Json doc = base();
     doc["workloads"][0]["gpus"] = 24;
-    CHECK(errors_of(doc) == "s.json:/workloads/0/gpus: more GPUs than node group \"g\" has free (expected at most "
+    CHECK(errors_of(doc) == "s.json:/workloads/0/gpus: more GPUs than node group \"g\" has (expected at most "
                             "16, got 24)\n");
+  }
+  SECTION("jobs share nodes over time, never at once") {
+    Json doc = base();
+    doc["workloads"][0]["gpus"] = 16;
+    doc["workloads"][0]["duration"] = "1d";
+    Json second = doc["workloads"][0];
+    second["name"] = "later";
+    second["start"] = "1d"; // starts as the first ends: the same nodes
+    doc["workloads"].push_back(second);
+    CHECK(parse_scenario(doc, "s.json", ".").scenario.has_value());
+    doc["workloads"][1]["start"] = "23h";
+    CHECK(errors_of(doc) == "s.json:/workloads/1/gpus: more GPUs than node group \"g\" has free when the job starts, "
+                            "other jobs holding the rest (expected at most 0, got 16)\n");
   }
   SECTION("more drives than bays") {
     Json doc = base();

@@ -18,15 +18,36 @@ TEST_CASE("peak rate sums overlapping transfers of one direction", "[metrics]") 
 }
 
 TEST_CASE("occupancy tracks its peak in time order, with deletions dated in the future", "[metrics]") {
+  const auto c = aisim::models::DataClass::active_checkpoint;
   StorageMetrics s;
-  s.add_used(0, 10);
-  s.add_used(5, -12); // recorded first, happens later
-  s.add_used(2, 5);
-  s.add_used(6, 4);
+  s.add_used(0, 10, c);
+  s.add_used(5, -12, c); // recorded first, happens later
+  s.add_used(2, 5, c);
+  s.add_used(6, 4, c);
   CHECK(s.peak_used_bytes(100) == 15);
   CHECK(s.peak_used_bytes(1) == 10);
   StorageMetrics t;
-  t.add_used(3, 10);
-  t.add_used(3, -10); // a release at the same instant as a write does not hide the write
+  t.add_used(3, 10, c);
+  t.add_used(3, -10, c); // a release at the same instant as a write does not hide the write
   CHECK(t.peak_used_bytes(100) == 10);
+}
+
+TEST_CASE("occupancy is kept per data class", "[metrics]") {
+  using aisim::models::DataClass;
+  StorageMetrics s;
+  s.add_used(0, 100, DataClass::training_dataset);
+  s.add_used(1, 10, DataClass::active_checkpoint);
+  s.add_used(2, 10, DataClass::active_checkpoint);
+  s.add_used(3, -10, DataClass::active_checkpoint);
+  s.add_used(4, 50, DataClass::validated_model);
+  s.add_used(5, -100, DataClass::training_dataset);
+  const auto peak = s.peak_used_by_class(10);
+  CHECK(peak[static_cast<int>(DataClass::training_dataset)] == 100);
+  CHECK(peak[static_cast<int>(DataClass::active_checkpoint)] == 20);
+  CHECK(peak[static_cast<int>(DataClass::validated_model)] == 50);
+  CHECK(s.peak_used_bytes(10) == 160); // at t=4: 100 + 10 + 50; no class peaks at that instant but the model
+  const auto at4 = s.used_by_class(4.5);
+  CHECK(at4[static_cast<int>(DataClass::training_dataset)] == 100);
+  CHECK(at4[static_cast<int>(DataClass::active_checkpoint)] == 10);
+  CHECK(s.used_by_class(10)[static_cast<int>(DataClass::training_dataset)] == 0);
 }

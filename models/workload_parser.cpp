@@ -1,0 +1,188 @@
+#include "workload_parser.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace aisim::models {
+
+namespace {
+constexpr int64_t kMaxCount = 10'000'000;
+} // namespace
+
+void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::string>& group_names,
+                     const std::vector<std::string>& storage_names) {
+  // A workload's dataset and checkpoints go where it says, else where the placement rule for their class says.
+  auto storage_ref = [&](ObjectReader& r, DataClass c) {
+    const std::string& placed = sc.policies.place(c);
+    if (!r.has("storage") && !placed.empty())
+      return r.text("storage", placed.c_str());
+    return r.reference("storage", storage_names, "storage systems under /storage");
+  };
+  auto& diag = top.get_diagnostics();
+  Json* workloads = top.array("workloads", true);
+  std::vector<std::string> job_names;
+  if (workloads) {
+    for (size_t i = 0; i < workloads->size(); ++i) {
+      const std::string wptr = "/workloads/" + std::to_string(i);
+      ObjectReader w((*workloads)[i], wptr, diag);
+      if (!w.ok())
+        continue;
+      TrainingJob job;
+      auto jname = w.text("name", nullptr);
+      auto kind = w.choice("kind", nullptr, {"training"});
+      std::optional<std::string> group;
+      if (group_names.size() == 1 && !w.has("node_group")) {
+        group = w.text("node_group", group_names[0].c_str());
+      } else {
+        group = w.reference("node_group", group_names, "node groups under /cluster/node_groups");
+      }
+      auto gpus = w.integer("gpus", std::nullopt, 1, kMaxCount);
+      auto step = w.quantity("step_time", Dimension::seconds, nullptr);
+      auto batch = w.integer("global_batch", std::nullopt, 1, int64_t(1) << 40);
+      auto sample = w.quantity("sample_size", Dimension::bytes, nullptr);
+      auto prefetch = w.integer("prefetch_batches", 2, 0, 1024);
+      auto start = w.quantity("start", Dimension::seconds, "0s", Bound::non_negative);
+      std::optional<double> duration;
+      if (w.has("duration"))
+        duration = w.quantity("duration", Dimension::seconds, nullptr);
+      else
+        w.accept("duration");
+      // Ring all-reduce of BF16 gradients: each GPU sends (and receives) 2 (n-1)/n x 2 bytes per parameter per
+      // step, about 4 bytes per parameter; without a parameter count the job declares it or sends nothing.
+      std::string allreduce_default = "0B";
+      if (const Json& wj = (*workloads)[i]; wj.contains("checkpoint") && wj["checkpoint"].is_object() &&
+                                            wj["checkpoint"].contains("parameters") &&
+                                            wj["checkpoint"]["parameters"].is_number())
+        allreduce_default =
+            std::to_string(static_cast<long long>(wj["checkpoint"]["parameters"].get<double>() * 4)) + "B";
+      auto allreduce =
+          w.quantity("allreduce_bytes_per_step", Dimension::bytes, allreduce_default.c_str(), Bound::non_negative);
+      std::optional<Dataset> dataset;
+      if (auto ds = w.object("dataset", true)) {
+        auto size = ds->quantity("size", Dimension::bytes, nullptr);
+        auto where = storage_ref(*ds, DataClass::training_dataset);
+        auto io_size = ds->quantity("io_size", Dimension::bytes, "1MiB");
+        auto access = ds->choice("access", "sequential", {"sequential", "random"});
+        auto outstanding = ds->integer("outstanding_ios", 16, 1, 65536);
+        ds->finish();
+        if (size && where && io_size && access && outstanding)
+          dataset = Dataset{Bytes(*size), *where,
+                            IoShape{Bytes(*io_size), *access == "random" ? IoPattern::random : IoPattern::sequential,
+                                    static_cast<int>(*outstanding)}};
+      }
+      std::optional<CheckpointSpec> ckpt;
+      if (auto c = w.object("checkpoint", true)) {
+        std::optional<double> size;
+        if (c->has("size") || !c->has("parameters")) {
+          size = c->quantity("size", Dimension::bytes, nullptr);
+          if (c->has("parameters"))
+            diag.error(c->child_pointer("parameters"),
+                       "give either size or parameters, not both (expected one way to size a checkpoint)");
+          c->accept("parameters");
+          c->accept("bytes_per_parameter");
+        } else {
+          auto params = c->number("parameters", std::nullopt, 1.0, 1e15);
+          auto bpp = c->number("bytes_per_parameter", 14.0, 0.1, 64.0);
+          if (params && bpp)
+            size = *params * *bpp;
+        }
+        auto interval = c->quantity("interval", Dimension::seconds, nullptr);
+        auto where = storage_ref(*c, DataClass::active_checkpoint);
+        auto mode = c->choice("mode", "sync", {"sync", "async"});
+        auto io_size = c->quantity("io_size", Dimension::bytes, "1MiB");
+        auto outstanding = c->integer("outstanding_ios", 16, 1, 65536);
+        auto restore = c->boolean("restore_at_start", false);
+        c->finish();
+        if (size && interval && where && mode && io_size && outstanding && restore)
+          ckpt = CheckpointSpec{Bytes(*size),
+                                Seconds(*interval),
+                                *where,
+                                *mode,
+                                IoShape{Bytes(*io_size), IoPattern::sequential, static_cast<int>(*outstanding)},
+                                *restore};
+      }
+      w.finish();
+      if (jname) {
+        check_name(*jname, wptr + "/name", diag);
+        for (const auto& n : job_names)
+          if (n == *jname)
+            diag.error(wptr + "/name", "duplicate workload name \"" + *jname + "\" (expected unique names)");
+        job_names.push_back(*jname);
+      }
+      if (!jname || !kind || !group || !gpus || !step || !batch || !sample || !prefetch || !start || !dataset || !ckpt ||
+          (w.has("duration") && !duration))
+        continue;
+      const NodeGroup* ng = nullptr;
+      for (const auto& g : sc.node_groups)
+        if (g.name == *group)
+          ng = &g;
+      if (!ng)
+        continue;
+      if (*gpus % ng->gpus_per_node != 0)
+        diag.error(wptr + "/gpus", "not a whole number of nodes (expected a multiple of " +
+                                       std::to_string(ng->gpus_per_node) + " GPUs per node, got " +
+                                       std::to_string(*gpus) + ")");
+      job.name = *jname;
+      job.kind = *kind;
+      job.node_group = *group;
+      job.gpus = static_cast<int>(*gpus);
+      job.step_time = Seconds(*step);
+      job.global_batch = *batch;
+      job.sample_size = Bytes(*sample);
+      job.prefetch_batches = static_cast<int>(*prefetch);
+      job.start = Seconds(*start);
+      if (duration)
+        job.duration = Seconds(*duration);
+      job.allreduce_bytes_per_step = Bytes(*allreduce);
+      job.dataset = *dataset;
+      job.checkpoint = *ckpt;
+      sc.jobs.push_back(job);
+    }
+  }
+}
+
+void check_node_schedule(const Scenario& sc, Diagnostics& diag) {
+  const double T = sc.simulation.duration.value;
+  for (const auto& g : sc.node_groups) {
+    // Sweep the jobs' [start, end) intervals: ends before starts at one instant, so back-to-back jobs share.
+    std::vector<std::pair<double, int>> edges; // time, +job+1 at start / -(job+1) at end
+    for (size_t j = 0; j < sc.jobs.size(); ++j) {
+      const auto& job = sc.jobs[j];
+      if (job.node_group != g.name)
+        continue;
+      if (job.start.value >= T) { // never runs, but must still fit the group
+        if (job.gpus > g.gpu_count())
+          diag.error("/workloads/" + std::to_string(j) + "/gpus",
+                     "more GPUs than node group \"" + g.name + "\" has (expected at most " +
+                         std::to_string(g.gpu_count()) + ", got " + std::to_string(job.gpus) + ")");
+        continue;
+      }
+      edges.emplace_back(job.start.value, static_cast<int>(j) + 1);
+      edges.emplace_back(job.end_s(T), -static_cast<int>(j) - 1);
+    }
+    std::sort(edges.begin(), edges.end());
+    int used = 0;
+    for (const auto& [t, e] : edges) {
+      const auto& job = sc.jobs[std::abs(e) - 1];
+      const int nodes = (job.gpus + g.gpus_per_node - 1) / g.gpus_per_node;
+      if (e < 0) {
+        used -= nodes;
+        continue;
+      }
+      used += nodes;
+      if (used <= g.count)
+        continue;
+      const std::string ptr = "/workloads/" + std::to_string(std::abs(e) - 1) + "/gpus";
+      if (nodes > g.count)
+        diag.error(ptr, "more GPUs than node group \"" + g.name + "\" has (expected at most " +
+                            std::to_string(g.gpu_count()) + ", got " + std::to_string(job.gpus) + ")");
+      else
+        diag.error(ptr, "more GPUs than node group \"" + g.name +
+                            "\" has free when the job starts, other jobs holding the rest (expected at most " +
+                            std::to_string((g.count - used + nodes) * g.gpus_per_node) + ", got " +
+                            std::to_string(job.gpus) + ")");
+    }
+  }
+}
+
+} // namespace aisim::models
