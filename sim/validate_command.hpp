@@ -1,5 +1,6 @@
 // `aisim validate`: runs each case under validation/ in its own `aisim run` process and compares the chosen
-// results.json metrics with the case's reference values.
+// results.json metrics with the case's reference values. A "search" check instead runs the case once per probe to
+// find the largest knob value (accelerators) that keeps a metric at a threshold; see validation/README.md.
 #pragma once
 
 #include <string>
@@ -12,7 +13,8 @@ struct ValidateCommand {
   std::string self; // argv[0], used when /proc/self/exe is unavailable
 };
 
-// 0 when every check passes, 1 when any fails, 2 when a case file is malformed or a case is unknown.
+// 0 when every check passes (a check marked known_failure may fail: it is printed, not counted), 1 when any other
+// fails, 2 when a case file is malformed or a case is unknown.
 int validate_command(const ValidateCommand& cmd);
 
 } // namespace aisim::sim
