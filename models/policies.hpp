@@ -27,17 +27,17 @@ const char* data_class_name(DataClass c);
 // validated model is released to production.
 struct Promotion {
   int evaluate_every = 0;
-  Seconds evaluation_time; // from the checkpoint written to the verdict (evaluation runs on other GPUs)
-  double pass_rate = 1.0;  // fraction that passes, drawn with the scenario's seed
+  Seconds evaluation_time;  // from the checkpoint written to the verdict (evaluation runs on other GPUs)
+  double pass_rate = 1.0;   // fraction that passes, drawn with the scenario's seed
   int production_every = 0; // 0: no release to production
 };
 
 struct Tiering {
-  std::string dataset_home;                   // where datasets rest; "" when they live on their placement
-  Seconds stage_dataset_before;               // staging to the placement starts this long before a job
+  std::string dataset_home;                    // where datasets rest; "" when they live on their placement
+  Seconds stage_dataset_before;                // staging to the placement starts this long before a job
   std::optional<Seconds> demote_dataset_after; // the hot copy is dropped this long after its job ends
-  std::string archive_checkpoints_to;         // checkpoints leaving keep-last-K are copied here first
-  std::string replicate_validated_to;         // validated models get a second copy here
+  std::string archive_checkpoints_to;          // checkpoints leaving keep-last-K are copied here first
+  std::string replicate_validated_to;          // validated models get a second copy here
 };
 
 struct Policies {

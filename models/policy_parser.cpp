@@ -39,7 +39,7 @@ void require_shared(const std::vector<StorageSystem>& storage, const std::string
 } // namespace
 
 Policies parse_policies(ObjectReader& pol, const std::vector<std::string>& storage_names,
-                                       const std::vector<StorageSystem>& storage) {
+                        const std::vector<StorageSystem>& storage) {
   Policies p;
   auto& diag = pol.get_diagnostics();
   const std::string what = "storage systems under /storage";

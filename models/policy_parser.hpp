@@ -15,6 +15,6 @@ namespace aisim::models {
 // errors does not cascade. Problems go to the reader's diagnostics; what parsed is returned either way, so
 // workloads relying on a rule do not report it again.
 Policies parse_policies(ObjectReader& pol, const std::vector<std::string>& storage_names,
-                                       const std::vector<StorageSystem>& storage);
+                        const std::vector<StorageSystem>& storage);
 
 } // namespace aisim::models

@@ -83,7 +83,7 @@ struct TrainingJob {
   CheckpointSpec checkpoint;
   Seconds start;
   std::optional<Seconds> duration; // absent: runs until the simulated period ends
-  Bytes allreduce_bytes_per_step; // sent (and received) by each GPU per step on the GPU fabric
+  Bytes allreduce_bytes_per_step;  // sent (and received) by each GPU per step on the GPU fabric
 
   Bytes batch_bytes() const { return sample_size * static_cast<double>(global_batch); }
   // When the job stops taking steps: its start plus duration, or the end of the simulated period.
@@ -91,7 +91,6 @@ struct TrainingJob {
     return duration ? std::min(simulated_period_s, start.value + duration->value) : simulated_period_s;
   }
 };
-
 
 struct Costs {
   Seconds horizon;

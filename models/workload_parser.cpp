@@ -109,8 +109,8 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
             diag.error(wptr + "/name", "duplicate workload name \"" + *jname + "\" (expected unique names)");
         job_names.push_back(*jname);
       }
-      if (!jname || !kind || !group || !gpus || !step || !batch || !sample || !prefetch || !start || !dataset || !ckpt ||
-          (w.has("duration") && !duration))
+      if (!jname || !kind || !group || !gpus || !step || !batch || !sample || !prefetch || !start || !dataset ||
+          !ckpt || (w.has("duration") && !duration))
         continue;
       const NodeGroup* ng = nullptr;
       for (const auto& g : sc.node_groups)

@@ -128,9 +128,8 @@ int Lifecycle::acquire(int storage, double bytes, DataClass cls, int job) {
       return ledger_.add(storage, now, cls, bytes, job);
   }
   metrics_->capacity_events.push_back({now, storage, job, "failed_job", bytes, 0.0});
-  fail(job, "storage \"" + sc_->storage[storage].name + "\" full: " +
-                models::format_bytes(models::Bytes(bytes)) + " of " + models::data_class_name(cls) +
-                " did not fit (policies.on_full = " + policy + ")");
+  fail(job, "storage \"" + sc_->storage[storage].name + "\" full: " + models::format_bytes(models::Bytes(bytes)) +
+                " of " + models::data_class_name(cls) + " did not fit (policies.on_full = " + policy + ")");
   return -1;
 }
 

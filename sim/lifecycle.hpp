@@ -74,9 +74,9 @@ private:
   StorageLedger ledger_;
   std::vector<bool> running_;
   std::vector<simgrid::s4u::ActorPtr> stagers_;
-  std::vector<int> staged_item_;  // the dataset's hot copy, by job (-1: none)
-  std::vector<int> newest_ckpt_;  // pinned newest checkpoint, by job (-1: none)
-  std::vector<int> ckpt_count_;   // checkpoints written, by job
+  std::vector<int> staged_item_;            // the dataset's hot copy, by job (-1: none)
+  std::vector<int> newest_ckpt_;            // pinned newest checkpoint, by job (-1: none)
+  std::vector<int> ckpt_count_;             // checkpoints written, by job
   std::vector<std::deque<int>> production_; // production model items, by job
   std::vector<std::mt19937_64> rng_;        // pass/fail draws, by job
   std::map<int, Retirement> deferred_;      // retirements waiting for an evaluation's copy to finish

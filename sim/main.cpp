@@ -49,9 +49,10 @@ int main(int argc, char** argv) {
   cal_cmd->add_flag("--allow-destructive", calibrate.allow_destructive,
                     "Required with --write on a block device; a mounted or busy device is refused anyway");
   cal_cmd->add_option("--refit", calibrate.refit, "Fit again from a saved NAME.raw.json instead of measuring");
-  cal_cmd->add_option("--point", calibrate.points,
-                      "Measure only this point, OP:PATTERN:BS:QD (e.g. read:random:4KiB:32; repeatable); writes the "
-                      "raw measurements to --out, no model")
+  cal_cmd
+      ->add_option("--point", calibrate.points,
+                   "Measure only this point, OP:PATTERN:BS:QD (e.g. read:random:4KiB:32; repeatable); writes the "
+                   "raw measurements to --out, no model")
       ->allow_extra_args(false); // one value per --point, so a TARGET after it stays the target
   cal_cmd->add_option("--runtime", calibrate.runtime, "Measured time per point (\"10s\"; default 5s with --point)");
 

@@ -79,8 +79,8 @@ struct CapacityEvent {
   double time_s = 0;
   int storage = -1;
   int job = -1;
-  std::string action; // "failed_job", "blocked", "evicted"
-  double bytes = 0;   // what the write needed; for "evicted", what was freed
+  std::string action;  // "failed_job", "blocked", "evicted"
+  double bytes = 0;    // what the write needed; for "evicted", what was freed
   double waited_s = 0; // for "blocked"
 };
 

@@ -67,6 +67,32 @@ struct LeafClass {
 
 } // namespace
 
+// Pairs of distinct shared systems that copy data from one to the other: replication, and every movement the
+// policies can make. Node-local storage is reached through the nodes instead.
+std::set<std::pair<size_t, size_t>> copy_routes(const models::Scenario& sc) {
+  std::set<std::pair<size_t, size_t>> routes;
+  auto add = [&](const std::string& from, const std::string& to) {
+    const auto* a = sc.find_storage(from);
+    const auto* b = sc.find_storage(to);
+    if (a && b && a != b && a->kind != "local_nvme" && b->kind != "local_nvme")
+      routes.emplace(a - sc.storage.data(), b - sc.storage.data());
+  };
+  for (const auto& sys : sc.storage)
+    if (sys.replication)
+      add(sys.name, sys.replication->target);
+  const auto& pol = sc.policies;
+  const auto& validated = pol.place(models::DataClass::validated_model);
+  for (const auto& job : sc.jobs) {
+    add(pol.tiering.dataset_home, job.dataset.storage);
+    add(job.checkpoint.storage, pol.tiering.archive_checkpoints_to);
+    if (pol.promotion)
+      add(job.checkpoint.storage, validated);
+  }
+  add(validated, pol.tiering.replicate_validated_to);
+  add(validated, pol.place(models::DataClass::production_model));
+  return routes;
+}
+
 Platform build_platform(const models::Scenario& sc, const models::ClusterNetwork& net) {
   Platform p;
   auto* zone = sg4::create_full_zone("cluster");
@@ -137,6 +163,7 @@ Platform build_platform(const models::Scenario& sc, const models::ClusterNetwork
   p.node_sets_of_job.resize(sc.jobs.size());
   std::vector<sg4::Link*> nics;
   std::vector<const LeafClass*> class_of_set;
+  std::set<std::string> set_names;
   for (const auto& c : classes) {
     const auto& group = sc.node_groups[c.group];
     NodeSet ns;
@@ -147,6 +174,11 @@ Platform build_platform(const models::Scenario& sc, const models::ClusterNetwork
     ns.name = group.name + "-" + std::to_string(c.first_nodes.front()) +
               (ns.nodes > 1 ? "-" + std::to_string(c.first_nodes.back() + c.nodes_per_leaf - 1) : "") +
               (c.leaves.size() > 1 ? "-x" + std::to_string(c.leaves.size()) + "-leaves" : "");
+    // Jobs that follow each other on the same nodes get node sets of their own.
+    if (!set_names.insert(ns.name).second) {
+      ns.name += "-" + sc.jobs[c.job].name;
+      set_names.insert(ns.name);
+    }
     ns.host = zone->create_host(ns.name, 1e9);
     for (size_t s = 0; s < sc.storage.size(); ++s) {
       const auto& sys = sc.storage[s];
@@ -297,12 +329,9 @@ Platform build_platform(const models::Scenario& sc, const models::ClusterNetwork
                       false);
     }
   }
-  // Replication: every server of a replicating system reaches every server of its target.
-  for (size_t s = 0; s < sc.storage.size(); ++s) {
-    if (!sc.storage[s].replication)
-      continue;
-    const auto* target = sc.find_storage(sc.storage[s].replication->target);
-    const auto t = static_cast<size_t>(target - sc.storage.data());
+  // System-to-system copies (replication, and the policies' staging, archiving and promotion): every server of
+  // the source reaches every server of the target.
+  for (const auto& [s, t] : copy_routes(sc))
     for (int a : p.servers_of_storage[s])
       for (int b : p.servers_of_storage[t]) {
         auto route = outward(a);
@@ -312,7 +341,6 @@ Platform build_platform(const models::Scenario& sc, const models::ClusterNetwork
         zone->add_route(p.servers[a].host->get_netpoint(), p.servers[b].host->get_netpoint(), nullptr, nullptr, route,
                         false);
       }
-  }
   zone->seal();
   return p;
 }

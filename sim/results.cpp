@@ -9,11 +9,15 @@
 #include <simgrid/s4u.hpp>
 #include <simgrid/version.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <stdexcept>
+#include <tuple>
 
 namespace aisim::sim {
 
@@ -78,6 +82,58 @@ Json data_services_json(const models::Scenario& sc, const models::StorageSystem&
   return out;
 }
 
+// Per data class present on the system: its own peak and what it holds at the end.
+Json used_by_class_json(const StorageMetrics& sm, double T) {
+  const auto peak = sm.peak_used_by_class(T);
+  const auto end = sm.used_by_class(T);
+  Json out = Json::object();
+  for (int c = 0; c < models::kDataClasses; ++c)
+    if (peak[c] > 0)
+      out[models::data_class_name(static_cast<models::DataClass>(c))] = {{"peak_bytes", peak[c]},
+                                                                         {"end_bytes", end[c]}};
+  return out;
+}
+
+// Bytes moved between tiers, summed per route and class.
+Json movements_json(const models::Scenario& sc, const Metrics& m) {
+  struct Sum {
+    int count = 0;
+    double bytes = 0, seconds = 0, max_s = 0;
+  };
+  std::map<std::tuple<int, int, int>, Sum> sums;
+  for (const auto& mv : m.movements) {
+    auto& x = sums[{mv.from, mv.to, static_cast<int>(mv.cls)}];
+    ++x.count;
+    x.bytes += mv.bytes;
+    x.seconds += mv.end_s - mv.start_s;
+    x.max_s = std::max(x.max_s, mv.end_s - mv.start_s);
+  }
+  Json out = Json::array();
+  for (const auto& [key, x] : sums) {
+    const auto [from, to, cls] = key;
+    out.push_back({{"from", sc.storage[from].name},
+                   {"to", sc.storage[to].name},
+                   {"class", models::data_class_name(static_cast<models::DataClass>(cls))},
+                   {"count", x.count},
+                   {"bytes", x.bytes},
+                   {"mean_s", x.seconds / x.count},
+                   {"max_s", x.max_s}});
+  }
+  return out;
+}
+
+Json capacity_events_json(const models::Scenario& sc, const Metrics& m) {
+  Json out = Json::array();
+  for (const auto& e : m.capacity_events)
+    out.push_back({{"time_s", e.time_s},
+                   {"storage", sc.storage[e.storage].name},
+                   {"job", e.job >= 0 ? Json(sc.jobs[e.job].name) : Json()},
+                   {"action", e.action},
+                   {"bytes", e.bytes},
+                   {"waited_s", e.waited_s}});
+  return out;
+}
+
 } // namespace
 
 Json build_results(const models::Scenario& sc, const RunOutput& run) {
@@ -100,26 +156,36 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
     compute += jm.compute_gpu_s;
     data += jm.data_stall_gpu_s;
     ckpt += jm.checkpoint_stall_gpu_s;
-    const double life_gpu_s = job.gpus * std::max(0.0, T - job.start.value);
+    // A job's own GPU-time base is its window on its nodes: from its start to its end (the simulated period's
+    // end when it runs to the end), so a job that finishes early is not charged idle time after it.
+    const double ran_until = job.duration || !jm.failure.empty() ? std::max(jm.end_s, job.start.value) : T;
+    const double life_gpu_s = job.gpus * std::max(0.0, ran_until - job.start.value);
     const Split s = make_split(jm.compute_gpu_s, jm.data_stall_gpu_s, jm.checkpoint_stall_gpu_s, life_gpu_s);
     const auto w = models::summarize(jm.checkpoint_write_s);
     const auto st = models::summarize(jm.checkpoint_stall_s);
-    jobs.push_back({{"name", job.name},
-                    {"kind", job.kind},
-                    {"gpus", job.gpus},
-                    {"utilization", s.compute},
-                    {"stall", split_json(s)},
-                    {"steps", jm.steps},
-                    {"step_s", job.step_time.value},
-                    {"data_demand_Bps", job.batch_bytes().value / job.step_time.value},
-                    {"checkpoints",
-                     {{"count", jm.checkpoint_write_s.size()},
-                      {"size_bytes", job.checkpoint.size.value},
-                      {"storage", job.checkpoint.storage},
-                      {"mode", job.checkpoint.mode},
-                      {"write_s", {{"mean", w.mean}, {"p50", w.p50}, {"p99", w.p99}, {"max", w.max}}},
-                      {"stall_s", {{"mean", st.mean}, {"max", st.max}}},
-                      {"restore_s", jm.restore_s}}}});
+    jobs.push_back(
+        {{"name", job.name},
+         {"kind", job.kind},
+         {"gpus", job.gpus},
+         {"utilization", s.compute},
+         {"stall", split_json(s)},
+         {"steps", jm.steps},
+         {"step_s", job.step_time.value},
+         {"data_demand_Bps", job.batch_bytes().value / job.step_time.value},
+         {"checkpoints",
+          {{"count", jm.checkpoint_write_s.size()},
+           {"size_bytes", job.checkpoint.size.value},
+           {"storage", job.checkpoint.storage},
+           {"mode", job.checkpoint.mode},
+           {"write_s", {{"mean", w.mean}, {"p50", w.p50}, {"p99", w.p99}, {"max", w.max}}},
+           {"stall_s", {{"mean", st.mean}, {"max", st.max}}},
+           {"restore_s", jm.restore_s}}},
+         {"status", jm.failure.empty() ? "ok" : "failed"},
+         {"failure", jm.failure.empty() ? Json() : Json(jm.failure)},
+         {"start_s", job.start.value},
+         {"end_s", jm.end_s},
+         {"staging_wait_s", jm.staging_wait_s},
+         {"lifecycle", {{"evaluated", jm.evaluated}, {"validated", jm.validated}, {"released", jm.released}}}});
   }
   const double cluster_gpu_s = sc.gpu_count() * T;
   const Split g = make_split(compute, data, ckpt, cluster_gpu_s);
@@ -148,12 +214,15 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
                        {"raw_capacity_bytes", sys.raw_capacity().value},
                        {"capacity_bytes", sys.capacity().value},
                        {"peak_used_bytes", peak_used[s]},
+                       {"used_by_class", used_by_class_json(sm, T)},
                        {"drives", sys.drive_count()},
                        {"capex_usd", models::storage_capex(sys).value},
                        {"power_W", models::storage_power(sys).value},
                        {"data_services", data_services_json(sc, sys)}});
   }
   r["storage"] = storage;
+  r["movements"] = movements_json(sc, run.metrics);
+  r["capacity_events"] = capacity_events_json(sc, run.metrics);
 
   models::GpuTimeSplit split{g.compute, g.data, g.checkpoint, g.failure, g.idle};
   const auto c = models::compute_cost(sc, split, usage);
@@ -190,6 +259,29 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
                          "\" spends longer writing each checkpoint than training "
                          "between them; lengthen its checkpoint interval or speed up its checkpoint storage");
   }
+  for (size_t j = 0; j < sc.jobs.size(); ++j) {
+    const auto& jm = run.metrics.jobs[j];
+    if (!jm.failure.empty())
+      warnings.push_back("job \"" + sc.jobs[j].name + "\" stopped at " +
+                         models::format_duration(models::Seconds(jm.end_s)) + ": " + jm.failure);
+  }
+  std::map<std::pair<int, std::string>, std::pair<int, double>> full; // (system, action) -> count, bytes or wait
+  for (const auto& e : run.metrics.capacity_events) {
+    auto& x = full[{e.storage, e.action}];
+    ++x.first;
+    x.second += e.action == "blocked" ? e.waited_s : e.bytes;
+  }
+  for (const auto& [key, x] : full) {
+    const auto& name = sc.storage[key.first].name;
+    if (key.second == "blocked")
+      warnings.push_back("storage \"" + name + "\" was full: " + std::to_string(x.first) +
+                         " writes waited for space, " + models::format_duration(models::Seconds(x.second)) +
+                         " in all (policies.on_full = block_writes)");
+    else if (key.second == "evicted")
+      warnings.push_back("storage \"" + name + "\" was full: " + models::format_bytes(models::Bytes(x.second)) +
+                         " of older data evicted to make room, " + std::to_string(x.first) +
+                         " times (policies.on_full = evict_oldest)");
+  }
   r["warnings"] = warnings;
   r["sim"] = {{"simulated_s", T}, {"wall_s", run.wall_s}, {"events", run.metrics.activities}};
   return r;
@@ -223,9 +315,35 @@ std::string build_timeseries_csv(const models::Scenario& sc, const RunOutput& ru
   for (size_t s = 0; s < ns; ++s)
     for (const auto& t : run.metrics.storage[s].transfers)
       spread(t.direction == IoDirection::read ? rd[s] : wr[s], t.start_s, t.end_s, t.bytes);
+  // Occupancy per system and data class at the end of each bin; a class gets a column on the systems it ever
+  // occupies.
+  std::vector<std::vector<std::array<double, models::kDataClasses>>> held(ns);
+  std::vector<std::vector<int>> classes(ns);
+  for (size_t s = 0; s < ns; ++s) {
+    auto events = run.metrics.storage[s].usage_events;
+    std::stable_sort(events.begin(), events.end(), [](const auto& a, const auto& b) { return a.time_s < b.time_s; });
+    std::array<double, models::kDataClasses> now{};
+    std::array<bool, models::kDataClasses> seen{};
+    size_t e = 0;
+    for (size_t i = 0; i < bins; ++i) {
+      const double bin_end = std::min((i + 1) * step, run.simulated_s);
+      for (; e < events.size() && events[e].time_s <= bin_end; ++e) {
+        now[static_cast<size_t>(events[e].cls)] += events[e].bytes;
+        seen[static_cast<size_t>(events[e].cls)] = true;
+      }
+      held[s].push_back(now);
+    }
+    for (int c = 0; c < models::kDataClasses; ++c)
+      if (seen[c])
+        classes[s].push_back(c);
+  }
   std::string out = "time_s,gpu_utilization,stall_data,stall_checkpoint,stall_failure,idle";
-  for (const auto& s : sc.storage)
-    out += "," + s.name + "_read_Bps," + s.name + "_write_Bps";
+  for (size_t s = 0; s < ns; ++s) {
+    const auto& name = sc.storage[s].name;
+    out += "," + name + "_read_Bps," + name + "_write_Bps," + name + "_used_bytes";
+    for (int c : classes[s])
+      out += "," + name + "_" + models::data_class_name(static_cast<models::DataClass>(c)) + "_bytes";
+  }
   out += "\n";
   const double gpus = sc.gpu_count();
   for (size_t i = 0; i < bins; ++i) {
@@ -234,8 +352,14 @@ std::string build_timeseries_csv(const models::Scenario& sc, const RunOutput& ru
     const double u = compute[i] / cap, d = data[i] / cap, c = ckpt[i] / cap;
     out += fmt("%.0f", i * step) + "," + fmt("%.6f", u) + "," + fmt("%.6f", d) + "," + fmt("%.6f", c) + ",0," +
            fmt("%.6f", std::max(0.0, 1.0 - u - d - c));
-    for (size_t s = 0; s < ns; ++s)
-      out += "," + fmt("%.6g", rd[s][i] / width) + "," + fmt("%.6g", wr[s][i] / width);
+    for (size_t s = 0; s < ns; ++s) {
+      double total = 0;
+      for (double b : held[s][i])
+        total += b;
+      out += "," + fmt("%.6g", rd[s][i] / width) + "," + fmt("%.6g", wr[s][i] / width) + "," + fmt("%.6g", total);
+      for (int c : classes[s])
+        out += "," + fmt("%.6g", held[s][i][c]);
+    }
     out += "\n";
   }
   return out;
@@ -284,12 +408,31 @@ std::string format_summary(const Json& r, const std::string& results_path) {
         models::format_bytes(Bytes(s["capacity_bytes"])).c_str());
     o += buf;
   }
+  if (!r["movements"].empty()) {
+    o += "\ndata moved between tiers                        copies      bytes    mean / max time\n";
+    for (const auto& m : r["movements"]) {
+      char buf[256];
+      const std::string route = m["from"].get<std::string>() + " -> " + m["to"].get<std::string>();
+      std::snprintf(
+          buf, sizeof buf, "  %-24s %-20s %6d %10s    %s / %s\n", route.c_str(), m["class"].get<std::string>().c_str(),
+          m["count"].get<int>(), models::format_bytes(Bytes(m["bytes"])).c_str(),
+          models::format_duration(Seconds(m["mean_s"])).c_str(), models::format_duration(Seconds(m["max_s"])).c_str());
+      o += buf;
+    }
+    for (const auto& j : r["jobs"]) {
+      const auto& l = j["lifecycle"];
+      if (l["evaluated"].get<int>() > 0)
+        o += "  " + j["name"].get<std::string>() + ": " + std::to_string(l["evaluated"].get<int>()) +
+             " checkpoints evaluated, " + std::to_string(l["validated"].get<int>()) + " validated, " +
+             std::to_string(l["released"].get<int>()) + " released to production\n";
+    }
+  }
   const auto& c = r["cost"];
   o += "\ncost over " + models::format_duration(Seconds(c["horizon_s"])) + "\n";
   o += "  capex (GPUs, nodes, storage)   " + fmt("$%14.0f", c["capex_usd"]) + "\n";
   o += "  energy                         " + fmt("$%14.0f", c["energy_usd"]) + "\n";
   if (c["storage_services_usd"].get<double>() > 0)
-    o += "  object storage (capacity, reads)" + fmt("$%13.0f", c["storage_services_usd"]) + "\n";
+    o += "  object storage (space, reads)   " + fmt("$%14.0f", c["storage_services_usd"]) + "\n";
   o += "  total                          " + fmt("$%14.0f", c["total_usd"]) + "\n";
   o += "  per useful GPU-hour            " +
        (c["usd_per_useful_gpu_hour"].is_null() ? std::string("  n/a (no GPU computed)")

@@ -75,7 +75,8 @@ Transfer Transfer::replicate(const models::Scenario& sc, const Platform& platfor
   const auto& src = platform.servers_of_storage[from];
   const auto& dst = platform.servers_of_storage[to];
   const double src_total = sc.storage[from].servers, dst_total = sc.storage[to].servers;
-  for (int a : src)
+  // A copy within one system (a validated model cloned for production on the same array) stays in its servers.
+  for (int a : from == to ? std::vector<int>{} : src)
     for (int b : dst) {
       const double share = platform.servers[a].weight / src_total * platform.servers[b].weight / dst_total;
       const auto size = static_cast<uint64_t>(std::llround(bytes * share));

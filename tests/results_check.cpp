@@ -87,6 +87,14 @@ int contract(const Json& r) {
       need(r, b + "/checkpoints/count", &Json::is_number_integer);
       for (const char* k : {"mean", "p50", "p99", "max"})
         need_non_negative(r, b + "/checkpoints/write_s/" + k);
+      need_non_negative(r, b + "/staging_wait_s");
+      if (const Json* status = need(r, b + "/status", &Json::is_string);
+          status && *status != "ok" && *status != "failed")
+        fail(b + "/status is neither ok nor failed");
+      // A checkpoint is validated only after evaluation, released only after validation.
+      if (const Json* l = need(r, b + "/lifecycle", &Json::is_object);
+          l && !((*l)["evaluated"] >= (*l)["validated"] && (*l)["validated"] >= (*l)["released"]))
+        fail(b + "/lifecycle: evaluated >= validated >= released does not hold");
     }
   }
   if (const Json* st = need(r, "/storage", &Json::is_array)) {
@@ -97,8 +105,22 @@ int contract(const Json& r) {
       for (const char* k : {"read_bytes", "write_bytes", "peak_read_Bps", "peak_write_Bps", "max_flow_Bps",
                             "max_flow_write_Bps", "capacity_bytes", "peak_used_bytes"})
         need_non_negative(r, b + "/" + k);
+      need(r, b + "/used_by_class", &Json::is_object);
       if (failures)
         continue;
+      const Json& sys = r.at(Json::json_pointer(b));
+      // Writes go through the on_full policy, so a system holds more than its capacity only with a warning.
+      double held_at_end = 0;
+      for (const auto& [cls, u] : sys["used_by_class"].items()) {
+        if (u["end_bytes"].get<double>() > u["peak_bytes"].get<double>() * (1 + 1e-9) + 1)
+          fail(b + "/used_by_class/" + cls + ": ends above its peak");
+        held_at_end += u["end_bytes"].get<double>();
+      }
+      if (held_at_end > sys["peak_used_bytes"].get<double>() * (1 + 1e-9) + 1)
+        fail(b + ": the classes hold more at the end than the system's peak");
+      const bool warned = r["warnings"].dump().find(sys["name"].get<std::string>()) != std::string::npos;
+      if (sys["peak_used_bytes"].get<double>() > sys["capacity_bytes"].get<double>() * (1 + 1e-9) && !warned)
+        fail(b + ": holds more than its capacity without a warning");
       // The max-flow bound of the fabric and drives can never be beaten by the simulation.
       const Json& s = r.at(Json::json_pointer(b));
       if (s["peak_read_Bps"].get<double>() > s["max_flow_Bps"].get<double>() * (1 + 1e-6)) // float sums of rates
@@ -107,6 +129,16 @@ int contract(const Json& r) {
         fail(b + ": peak_write_Bps exceeds the max-flow bound max_flow_write_Bps");
     }
   }
+  if (const Json* mv = need(r, "/movements", &Json::is_array))
+    for (size_t i = 0; i < mv->size(); ++i) {
+      const std::string b = "/movements/" + std::to_string(i);
+      need(r, b + "/from", &Json::is_string);
+      need(r, b + "/to", &Json::is_string);
+      need(r, b + "/class", &Json::is_string);
+      for (const char* k : {"count", "bytes", "mean_s", "max_s"})
+        need_non_negative(r, b + "/" + k);
+    }
+  need(r, "/capacity_events", &Json::is_array);
   for (const char* k : {"horizon_s", "capex_usd", "opex_usd", "gpu_idle_usd", "total_usd"})
     need_non_negative(r, std::string("/cost/") + k);
   // null exactly when no GPU computed (a useful GPU-hour then has no price)

@@ -91,8 +91,7 @@ TEST_CASE("policies: bad placement and tiering are reported with their pointers"
   SECTION("a dataset larger than its home") {
     Json doc = tiers();
     doc["workloads"][0]["dataset"]["size"] = "2PB";
-    CHECK(errors_of(doc).find("/workloads/0/dataset/size: dataset larger than its home \"cold\"") !=
-          std::string::npos);
+    CHECK(errors_of(doc).find("/workloads/0/dataset/size: dataset larger than its home \"cold\"") != std::string::npos);
   }
   SECTION("an unknown full-system policy") {
     Json doc = tiers();
