@@ -7,9 +7,10 @@ namespace aisim::sim {
 namespace {
 std::vector<UsageEvent> in_time_order(const std::vector<UsageEvent>& events) {
   auto sorted = events;
-  std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
-    return a.time_s != b.time_s ? a.time_s < b.time_s : a.bytes > b.bytes;
-  });
+  // At one instant, changes apply in the order they were recorded, as the ledger applied them: a release
+  // recorded before a write (an eviction making room) frees space for it, a write recorded before a release
+  // (a checkpoint replacing the oldest) counts both.
+  std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.time_s < b.time_s; });
   return sorted;
 }
 } // namespace

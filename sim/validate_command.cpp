@@ -295,9 +295,10 @@ Outcome compare(const Check& k, double v) {
   Outcome o;
   const double e = k.expected == 0 ? std::fabs(v) : std::fabs(v - k.expected) / std::fabs(k.expected);
   o.got = fmt(v);
-  o.err = fmt(100.0 * (k.expected == 0 ? v : (v - k.expected) / std::fabs(k.expected))) + "%";
-  if (o.err[0] != '-')
-    o.err = "+" + o.err;
+  // Two decimals in percent: errors below 0.005% print as +0.00% rather than as floating-point noise.
+  char err[32];
+  std::snprintf(err, sizeof err, "%+.2f%%", 100.0 * (k.expected == 0 ? v : (v - k.expected) / std::fabs(k.expected)));
+  o.err = err;
   o.pass = e <= k.tolerance;
   o.verdict = o.pass ? "pass" : "FAIL";
   return o;
