@@ -3,6 +3,7 @@
 #include "models/drive_load.hpp"
 
 #include <algorithm>
+#include <malloc.h>
 #include <set>
 
 namespace aisim::sim {
@@ -16,6 +17,14 @@ void configure_engine(sg4::Engine& /*engine*/) {
   sg4::Engine::set_config("network/model:CM02");
   sg4::Engine::set_config("network/crosstraffic:0");
   sg4::Engine::set_config("network/TCP-gamma:1e18");
+  // Actors here are shallow (a job's loop, a transfer's disk side, a background copy) and short-lived, and many
+  // are created: SimGrid's default 8 MiB stack makes each creation an mmap and each end a munmap with a TLB
+  // flush, which dominated the run time. 128 KiB is ample for these call depths.
+  sg4::Engine::set_config("contexts/stack-size:128");
+  // glibc serves blocks this large with mmap and returns them with munmap; a higher threshold keeps actor stacks
+  // in the heap, where a freed stack is reused by the next actor.
+  mallopt(M_MMAP_THRESHOLD, 4 << 20);
+  mallopt(M_TRIM_THRESHOLD, 64 << 20); // and keep freed stacks rather than giving the heap's top back at once
 }
 
 namespace {

@@ -432,7 +432,7 @@ std::string format_summary(const Json& r, const std::string& results_path) {
   o += "  capex (GPUs, nodes, storage)   " + fmt("$%14.0f", c["capex_usd"]) + "\n";
   o += "  energy                         " + fmt("$%14.0f", c["energy_usd"]) + "\n";
   if (c["storage_services_usd"].get<double>() > 0)
-    o += "  object storage (space, reads)   " + fmt("$%14.0f", c["storage_services_usd"]) + "\n";
+    o += "  object storage (space, reads)  " + fmt("$%14.0f", c["storage_services_usd"]) + "\n";
   o += "  total                          " + fmt("$%14.0f", c["total_usd"]) + "\n";
   o += "  per useful GPU-hour            " +
        (c["usd_per_useful_gpu_hour"].is_null() ? std::string("  n/a (no GPU computed)")
