@@ -59,7 +59,9 @@ struct CheckpointSpec {
   Bytes size;
   Seconds interval;
   std::string storage;
-  std::string mode;              // "sync": GPUs wait for the write; "async": only for the copy to host memory
+  std::string mode; // "sync": GPUs wait for the write; "async": only for the copy to host memory; "multilevel":
+                    // only for the write to node-local NVMe (local_storage), drained to `storage` in the background
+  std::string local_storage;
   IoShape io;                    // always sequential writes
   bool restore_at_start = false; // the job resumes from a checkpoint: it reads one before its first step
 };

@@ -408,6 +408,22 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
                        "\" (expected a shared system or the local drives of the job's own group \"" + job.node_group +
                        "\")");
     }
+    if (!job.checkpoint.local_storage.empty()) {
+      const StorageSystem* local = sc.find_storage(job.checkpoint.local_storage);
+      if (job.checkpoint.mode != "multilevel")
+        diag.error(wptr + "/checkpoint/local_storage",
+                   "only multilevel checkpoints write to local storage first (expected mode \"multilevel\", got \"" +
+                       job.checkpoint.mode + "\")");
+      else if (local && (local->kind != "local_nvme" || local->node_group != job.node_group))
+        diag.error(wptr + "/checkpoint/local_storage",
+                   "\"" + local->name + "\" is not node-local to the job's group \"" + job.node_group +
+                       "\" (expected the local_nvme of the job's own nodes)");
+      else if (job.checkpoint.local_storage == job.checkpoint.storage)
+        diag.error(wptr + "/checkpoint/storage",
+                   "a multilevel checkpoint drains from local storage to shared storage (expected a system other "
+                   "than local_storage \"" +
+                       local->name + "\")");
+    }
     const StorageSystem* cs = sc.find_storage(job.checkpoint.storage);
     if (cs && job.checkpoint.size > cs->capacity())
       diag.error(wptr + "/checkpoint/size", "checkpoint larger than storage \"" + cs->name + "\" (expected at most " +

@@ -88,18 +88,22 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
         }
         auto interval = c->quantity("interval", Dimension::seconds, nullptr);
         auto where = storage_ref(*c, DataClass::active_checkpoint);
-        auto mode = c->choice("mode", "sync", {"sync", "async"});
+        auto mode = c->choice("mode", "sync", {"sync", "async", "multilevel"});
+        std::optional<std::string> local = std::string();
+        if (c->has("local_storage") || (mode && *mode == "multilevel"))
+          local = c->reference("local_storage", storage_names, "storage systems under /storage");
+        else
+          c->accept("local_storage");
         auto io_size = c->quantity("io_size", Dimension::bytes, "1MiB");
         auto outstanding = c->integer("outstanding_ios", 16, 1, 65536);
         auto restore = c->boolean("restore_at_start", false);
         c->finish();
-        if (size && interval && where && mode && io_size && outstanding && restore)
-          ckpt = CheckpointSpec{Bytes(*size),
-                                Seconds(*interval),
-                                *where,
-                                *mode,
-                                IoShape{Bytes(*io_size), IoPattern::sequential, static_cast<int>(*outstanding)},
-                                *restore};
+        if (size && interval && where && mode && local && io_size && outstanding && restore)
+          ckpt = CheckpointSpec{
+              Bytes(*size), Seconds(*interval),
+              *where,       *mode,
+              *local,       IoShape{Bytes(*io_size), IoPattern::sequential, static_cast<int>(*outstanding)},
+              *restore};
       }
       w.finish();
       if (jname) {

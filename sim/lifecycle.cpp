@@ -228,6 +228,11 @@ void Lifecycle::retire_now(int job, int item, int storage, double bytes, double 
                      });
 }
 
+void Lifecycle::discard(int item) {
+  const double now = sg4::Engine::get_clock();
+  ledger_.release(item, now, now);
+}
+
 void Lifecycle::job_ended(int job) {
   running_[job] = false;
   if (newest_ckpt_[job] >= 0) {

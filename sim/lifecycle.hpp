@@ -47,6 +47,9 @@ public:
   // frees later under snapshots or a retention lock. Waits for an evaluation still copying it.
   void retire_checkpoint(int job, int item, int storage, double bytes, double written_s);
 
+  // Deletes an item at once, with no archive (a node's superseded local checkpoint).
+  void discard(int item);
+
   void job_started(int job) { running_[job] = true; }
   // The job took its last step (or failed): its dataset's hot copy may be demoted later.
   void job_ended(int job);

@@ -64,7 +64,7 @@ void TrainingJob::run_phase(int64_t steps, int64_t buffered) {
   add_segment(t0, compute_s * job_->gpus, std::max(0.0, elapsed - compute_s) * job_->gpus, 0.0);
 }
 
-bool TrainingJob::write_checkpoint(double size) {
+bool TrainingJob::write_checkpoint(double size, int drain_from) {
   const double t0 = sg4::Engine::get_clock();
   const int storage = checkpoint_storage();
   const auto& sys = sc_->storage[storage];
@@ -79,6 +79,10 @@ bool TrainingJob::write_checkpoint(double size) {
     ++metrics_->activities;
   }
   Transfer write(*sc_, *platform_, storage, IoDirection::write, flows(size), *metrics_, files);
+  // A multilevel drain reads the copy back from the nodes' own drives as it sends it.
+  std::optional<Transfer> drain;
+  if (drain_from >= 0)
+    drain.emplace(*sc_, *platform_, drain_from, IoDirection::read, flows(size), *metrics_);
   // Synchronous replication acknowledges a write once the copy is written too.
   const int target = sys.replication ? storage_index(*sc_, sys.replication->target) : -1;
   std::optional<Transfer> sync_copy;
@@ -88,6 +92,8 @@ bool TrainingJob::write_checkpoint(double size) {
     sync_copy->wait();
   }
   write.wait();
+  if (drain)
+    drain->wait();
   const double write_s = sg4::Engine::get_clock() - t0;
   if (target >= 0 && sys.replication->mode == "async")
     replicate_in_background(storage, target, size);
@@ -119,6 +125,24 @@ void TrainingJob::run_checkpoint() {
     ++metrics_->activities;
     writer_ = sg4::Actor::create(job_->name + "-checkpoint-writer", sg4::this_actor::get_host(),
                                  [this, size] { write_checkpoint(size); });
+  } else if (job_->checkpoint.mode == "multilevel") {
+    // The local copy is the buffer: the previous drain must have finished before it is overwritten.
+    if (writer_)
+      writer_->join();
+    // The GPUs wait while every node writes its shard to its own drives; the drain to shared storage then runs
+    // in the background.
+    const int local = storage_index(*sc_, job_->checkpoint.local_storage);
+    const int item = lifecycle_->acquire(local, size, models::DataClass::active_checkpoint, index_);
+    if (item >= 0) {
+      Transfer write(*sc_, *platform_, local, IoDirection::write, flows(size), *metrics_);
+      write.wait();
+      // The node keeps only its newest checkpoint.
+      if (local_item_ >= 0)
+        lifecycle_->discard(local_item_);
+      local_item_ = item;
+      writer_ = sg4::Actor::create(job_->name + "-checkpoint-drain", sg4::this_actor::get_host(),
+                                   [this, size, local] { write_checkpoint(size, local); });
+    }
   } else {
     write_checkpoint(size);
   }

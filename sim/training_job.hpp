@@ -28,7 +28,8 @@ private:
   void run_checkpoint();
   // Writes one checkpoint from the calling actor (space, metadata, data, synchronous replica), records it and
   // applies keep-last-K. Returns false when the job must stop (its storage was full, see policies.on_full).
-  bool write_checkpoint(double size);
+  // `drain_from` >= 0: a multilevel drain, reading the checkpoint from that node-local system as it writes.
+  bool write_checkpoint(double size, int drain_from = -1);
   std::vector<Flow> flows(double bytes) const { return lifecycle_->job_flows(index_, bytes); }
   int dataset_storage() const;
   int checkpoint_storage() const;
@@ -52,7 +53,8 @@ private:
   Metrics* metrics_;
   JobMetrics* jm_;
   std::deque<LiveCheckpoint> live_checkpoints_;
-  simgrid::s4u::ActorPtr writer_; // the asynchronous checkpoint write in progress, if any
+  simgrid::s4u::ActorPtr writer_; // the asynchronous checkpoint write or multilevel drain in progress, if any
+  int local_item_ = -1;           // the multilevel checkpoint on the nodes' own drives
 };
 
 } // namespace aisim::sim

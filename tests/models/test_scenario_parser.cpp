@@ -91,6 +91,18 @@ TEST_CASE("cross-checks between sections", "[scenario]") {
     CHECK(errors_of(doc) == "s.json:/workloads/0/gpus: more GPUs than node group \"g\" has (expected at most "
                             "16, got 24)\n");
   }
+  SECTION("multilevel checkpoints need the job's own local NVMe") {
+    Json doc = base();
+    doc["workloads"][0]["checkpoint"]["mode"] = "multilevel";
+    CHECK(errors_of(doc) == "s.json:/workloads/0/checkpoint/local_storage: missing required key (expected one of "
+                            "the storage systems under /storage: \"hot\")\n");
+    doc["workloads"][0]["checkpoint"]["local_storage"] = "hot";
+    CHECK(errors_of(doc) == "s.json:/workloads/0/checkpoint/local_storage: \"hot\" is not node-local to the job's "
+                            "group \"g\" (expected the local_nvme of the job's own nodes)\n");
+    doc["workloads"][0]["checkpoint"]["mode"] = "sync";
+    CHECK(errors_of(doc) == "s.json:/workloads/0/checkpoint/local_storage: only multilevel checkpoints write to "
+                            "local storage first (expected mode \"multilevel\", got \"sync\")\n");
+  }
   SECTION("jobs share nodes over time, never at once") {
     Json doc = base();
     doc["workloads"][0]["gpus"] = 16;
