@@ -64,6 +64,7 @@ struct CheckpointSpec {
   std::string local_storage;
   IoShape io;                    // always sequential writes
   bool restore_at_start = false; // the job resumes from a checkpoint: it reads one before its first step
+  int64_t interval_steps = 0;    // > 0: a checkpoint every so many steps (interval is then that many step times)
 };
 
 struct Dataset {

@@ -37,7 +37,36 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
         group = w.reference("node_group", group_names, "node groups under /cluster/node_groups");
       }
       auto gpus = w.integer("gpus", std::nullopt, 1, kMaxCount);
-      auto step = w.quantity("step_time", Dimension::seconds, nullptr);
+      // Compute per step: given directly, or the step's FLOPs at a model FLOPs utilization (MFU) of the GPUs' peak.
+      std::optional<double> step, step_flops, mfu;
+      const Json& wj = (*workloads)[i];
+      const bool from_flops = !w.has("step_time") && w.has("mfu");
+      if (!from_flops) {
+        step = w.quantity("step_time", Dimension::seconds, nullptr);
+        for (const char* k : {"mfu", "flops_per_step", "tokens_per_sample"}) {
+          if (w.has(k) && w.has("step_time"))
+            diag.error(w.child_pointer(k), "give either step_time or mfu with flops_per_step or tokens_per_sample, "
+                                           "not both (expected one way to set a step's compute time)");
+          w.accept(k);
+        }
+      } else {
+        mfu = w.number("mfu", std::nullopt, 0.001, 1.0);
+        if (w.has("flops_per_step") || !w.has("tokens_per_sample")) {
+          step_flops = w.number("flops_per_step", std::nullopt, 1.0, 1e30);
+          w.accept("tokens_per_sample");
+        } else {
+          // About 6 FLOPs per parameter per token for a forward and backward pass (Kaplan et al. 2020).
+          auto tokens = w.number("tokens_per_sample", std::nullopt, 1.0, 1e9);
+          const bool has_params = wj.contains("checkpoint") && wj["checkpoint"].is_object() &&
+                                  wj["checkpoint"].contains("parameters") && wj["checkpoint"]["parameters"].is_number();
+          if (!has_params)
+            diag.error(w.child_pointer("tokens_per_sample"),
+                       "FLOPs from tokens need the model's size (expected checkpoint.parameters, or flops_per_step)");
+          else if (tokens && wj.contains("global_batch") && wj["global_batch"].is_number())
+            step_flops =
+                6.0 * wj["checkpoint"]["parameters"].get<double>() * *tokens * wj["global_batch"].get<double>();
+        }
+      }
       auto batch = w.integer("global_batch", std::nullopt, 1, int64_t(1) << 40);
       auto sample = w.quantity("sample_size", Dimension::bytes, nullptr);
       auto prefetch = w.integer("prefetch_batches", 2, 0, 1024);
@@ -50,9 +79,8 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
       // Ring all-reduce of BF16 gradients: each GPU sends (and receives) 2 (n-1)/n x 2 bytes per parameter per
       // step, about 4 bytes per parameter; without a parameter count the job declares it or sends nothing.
       std::string allreduce_default = "0B";
-      if (const Json& wj = (*workloads)[i]; wj.contains("checkpoint") && wj["checkpoint"].is_object() &&
-                                            wj["checkpoint"].contains("parameters") &&
-                                            wj["checkpoint"]["parameters"].is_number())
+      if (wj.contains("checkpoint") && wj["checkpoint"].is_object() && wj["checkpoint"].contains("parameters") &&
+          wj["checkpoint"]["parameters"].is_number())
         allreduce_default =
             std::to_string(static_cast<long long>(wj["checkpoint"]["parameters"].get<double>() * 4)) + "B";
       auto allreduce =
@@ -86,7 +114,20 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
           if (params && bpp)
             size = *params * *bpp;
         }
-        auto interval = c->quantity("interval", Dimension::seconds, nullptr);
+        // Every so much compute time, or every N steps (then interval = N x step_time, set once that is known).
+        std::optional<double> interval;
+        std::optional<int64_t> interval_steps = 0;
+        if (c->has("interval_steps") && !c->has("interval")) {
+          interval_steps = c->integer("interval_steps", std::nullopt, 1, int64_t(1) << 40);
+          interval = 0.0;
+          c->accept("interval");
+        } else {
+          interval = c->quantity("interval", Dimension::seconds, nullptr);
+          if (c->has("interval_steps"))
+            diag.error(c->child_pointer("interval_steps"),
+                       "give either interval or interval_steps, not both (expected one checkpoint interval)");
+          c->accept("interval_steps");
+        }
         auto where = storage_ref(*c, DataClass::active_checkpoint);
         auto mode = c->choice("mode", "sync", {"sync", "async", "multilevel"});
         std::optional<std::string> local = std::string();
@@ -98,12 +139,12 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
         auto outstanding = c->integer("outstanding_ios", 16, 1, 65536);
         auto restore = c->boolean("restore_at_start", false);
         c->finish();
-        if (size && interval && where && mode && local && io_size && outstanding && restore)
+        if (size && interval && interval_steps && where && mode && local && io_size && outstanding && restore)
           ckpt = CheckpointSpec{
               Bytes(*size), Seconds(*interval),
               *where,       *mode,
               *local,       IoShape{Bytes(*io_size), IoPattern::sequential, static_cast<int>(*outstanding)},
-              *restore};
+              *restore,     *interval_steps};
       }
       w.finish();
       if (jname) {
@@ -113,8 +154,8 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
             diag.error(wptr + "/name", "duplicate workload name \"" + *jname + "\" (expected unique names)");
         job_names.push_back(*jname);
       }
-      if (!jname || !kind || !group || !gpus || !step || !batch || !sample || !prefetch || !start || !dataset ||
-          !ckpt || (w.has("duration") && !duration))
+      if (!jname || !kind || !group || !gpus || (!step && !(step_flops && mfu)) || !batch || !sample || !prefetch ||
+          !start || !dataset || !ckpt || (w.has("duration") && !duration))
         continue;
       const NodeGroup* ng = nullptr;
       for (const auto& g : sc.node_groups)
@@ -130,7 +171,7 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
       job.kind = *kind;
       job.node_group = *group;
       job.gpus = static_cast<int>(*gpus);
-      job.step_time = Seconds(*step);
+      job.step_time = Seconds(step ? *step : *step_flops / (*gpus * ng->gpu.peak_bf16.value * *mfu));
       job.global_batch = *batch;
       job.sample_size = Bytes(*sample);
       job.prefetch_batches = static_cast<int>(*prefetch);
@@ -140,6 +181,8 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
       job.allreduce_bytes_per_step = Bytes(*allreduce);
       job.dataset = *dataset;
       job.checkpoint = *ckpt;
+      if (job.checkpoint.interval_steps > 0)
+        job.checkpoint.interval = Seconds(job.step_time.value * static_cast<double>(job.checkpoint.interval_steps));
       sc.jobs.push_back(job);
     }
   }

@@ -182,7 +182,10 @@ void TrainingJob::operator()() {
     finish();
     return;
   }
-  const int64_t steps_per_ckpt = std::max<int64_t>(1, static_cast<int64_t>(job_->checkpoint.interval.value / step_s));
+  const int64_t steps_per_ckpt =
+      job_->checkpoint.interval_steps > 0
+          ? job_->checkpoint.interval_steps
+          : std::max<int64_t>(1, static_cast<int64_t>(job_->checkpoint.interval.value / step_s));
   // A data-bound phase lasts longer than its compute, and by how much is only known once it ran; capping a
   // phase at one time-series bin of compute bounds how far the last one can run past the end, and keeps the
   // time series sharp.

@@ -50,6 +50,41 @@ TEST_CASE("a minimal scenario parses and its defaults are filled in", "[scenario
   CHECK(again.scenario->resolved == sc.resolved);
 }
 
+TEST_CASE("step time from FLOPs at a model FLOPs utilization", "[scenario]") {
+  Json doc = base();
+  doc["workloads"][0].erase("step_time");
+  doc["workloads"][0]["mfu"] = 0.4;
+  doc["workloads"][0]["checkpoint"].erase("size");
+  doc["workloads"][0]["checkpoint"]["parameters"] = 8e9;
+  doc["workloads"][0]["tokens_per_sample"] = 8192;
+  auto r = parse_scenario(doc, "s.json", ".");
+  INFO(r.diagnostics.format(true));
+  REQUIRE(r.scenario.has_value());
+  const double peak = r.scenario->node_groups[0].gpu.peak_bf16.value;
+  // 6 FLOPs per parameter per token, 8 samples of 8192 tokens, on 16 GPUs at 40% of peak.
+  CHECK(r.scenario->jobs[0].step_time.value == Approx(6 * 8e9 * 8192 * 8 / (16 * peak * 0.4)));
+  doc["workloads"][0].erase("tokens_per_sample");
+  doc["workloads"][0]["flops_per_step"] = 1e18;
+  r = parse_scenario(doc, "s.json", ".");
+  REQUIRE(r.scenario.has_value());
+  CHECK(r.scenario->jobs[0].step_time.value == Approx(1e18 / (16 * peak * 0.4)));
+  doc["workloads"][0]["step_time"] = "1s";
+  CHECK(errors_of(doc).find("/workloads/0/mfu: give either step_time or mfu") != std::string::npos);
+}
+
+TEST_CASE("checkpoint interval in steps", "[scenario]") {
+  Json doc = base();
+  doc["workloads"][0]["checkpoint"].erase("interval");
+  doc["workloads"][0]["checkpoint"]["interval_steps"] = 500;
+  auto r = parse_scenario(doc, "s.json", ".");
+  REQUIRE(r.scenario.has_value());
+  CHECK(r.scenario->jobs[0].checkpoint.interval_steps == 500);
+  CHECK(r.scenario->jobs[0].checkpoint.interval.value == 500.0); // 500 steps of 1 s
+  doc["workloads"][0]["checkpoint"]["interval"] = "10min";
+  CHECK(errors_of(doc).find("/workloads/0/checkpoint/interval_steps: give either interval or interval_steps") !=
+        std::string::npos);
+}
+
 TEST_CASE("checkpoint size from parameters x bytes per parameter", "[scenario]") {
   Json doc = base();
   doc["workloads"][0]["checkpoint"].erase("size");
