@@ -71,6 +71,12 @@ struct Dataset {
   Bytes size;
   std::string storage;
   IoShape io;
+  // Samples stored one per file (file_size > 0, not packed): every file read costs metadata operations on a
+  // parallel file system's metadata servers. Packed into shards, the files cost nothing per sample.
+  Bytes file_size;
+  bool packed = false;
+  int metadata_ops_per_file = 2; // open and close
+  bool small_files() const { return file_size.value > 0 && !packed; }
 };
 
 struct TrainingJob {

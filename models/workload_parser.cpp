@@ -92,11 +92,29 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
         auto io_size = ds->quantity("io_size", Dimension::bytes, "1MiB");
         auto access = ds->choice("access", "sequential", {"sequential", "random"});
         auto outstanding = ds->integer("outstanding_ios", 16, 1, 65536);
+        std::optional<double> file_size = 0.0;
+        if (ds->has("file_size"))
+          file_size = ds->quantity("file_size", Dimension::bytes, nullptr);
+        else
+          ds->accept("file_size");
+        auto packed = ds->boolean("packed", false);
+        auto md_ops = ds->integer("metadata_ops_per_file", 2, 0, 1000);
         ds->finish();
-        if (size && where && io_size && access && outstanding)
-          dataset = Dataset{Bytes(*size), *where,
+        if (size && where && io_size && access && outstanding && file_size && packed && md_ops) {
+          dataset = Dataset{Bytes(*size),
+                            *where,
                             IoShape{Bytes(*io_size), *access == "random" ? IoPattern::random : IoPattern::sequential,
-                                    static_cast<int>(*outstanding)}};
+                                    static_cast<int>(*outstanding)},
+                            Bytes(*file_size),
+                            *packed,
+                            static_cast<int>(*md_ops)};
+          // A loader reads each small file whole, in requests no larger than the file, from files spread at
+          // random over the drives.
+          if (dataset->small_files()) {
+            dataset->io.io_size = Bytes(std::min(*io_size, *file_size));
+            dataset->io.access = IoPattern::random;
+          }
+        }
       }
       std::optional<CheckpointSpec> ckpt;
       if (auto c = w.object("checkpoint", true)) {

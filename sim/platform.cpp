@@ -338,6 +338,14 @@ Platform build_platform(const models::Scenario& sc, const models::ClusterNetwork
                       false);
     }
   }
+  p.metadata_host.assign(sc.storage.size(), nullptr);
+  for (size_t s = 0; s < sc.storage.size(); ++s) {
+    const auto& sys = sc.storage[s];
+    if (sys.kind == "pfs")
+      p.metadata_host[s] =
+          zone->create_host(sys.name + "-metadata", sys.metadata_servers * sys.metadata_ops_per_server.value)->seal();
+  }
+
   // System-to-system copies (replication, and the policies' staging, archiving and promotion): every server of
   // the source reaches every server of the target.
   for (const auto& [s, t] : copy_routes(sc))

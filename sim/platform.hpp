@@ -45,6 +45,9 @@ struct Platform {
   std::vector<StorageServer> servers;
   std::vector<std::vector<int>> servers_of_storage; // by storage index
   std::vector<std::vector<int>> node_sets_of_job;   // by job index
+  // A parallel file system's metadata servers as one host whose speed is their summed operation rate: file
+  // creations and opens are executions on it, so jobs share it as they share the servers (nullptr: none).
+  std::vector<simgrid::s4u::Host*> metadata_host; // by storage index
 };
 
 // Network settings for datacenter fabrics (RDMA / NVMe-oF): CM02 without TCP window or cross-traffic effects.

@@ -25,6 +25,18 @@ TrainingJob::TrainingJob(const models::Scenario& sc, int job, const Platform& pl
 int TrainingJob::dataset_storage() const { return storage_index(*sc_, job_->dataset.storage); }
 int TrainingJob::checkpoint_storage() const { return storage_index(*sc_, job_->checkpoint.storage); }
 
+TrainingJob::DatasetRead TrainingJob::read_dataset(double bytes) {
+  DatasetRead r{Transfer(*sc_, *platform_, dataset_storage(), IoDirection::read, flows(bytes), *metrics_), nullptr};
+  // Small files: every file read opens (and closes) it on the metadata servers, pipelined with the data.
+  const auto& ds = job_->dataset;
+  if (auto* mds = platform_->metadata_host[dataset_storage()]; mds && ds.small_files() && bytes > 0) {
+    r.opens = sg4::this_actor::exec_init(bytes / ds.file_size.value * ds.metadata_ops_per_file)->set_host(mds);
+    r.opens->start();
+    ++metrics_->activities;
+  }
+  return r;
+}
+
 void TrainingJob::add_segment(double start_s, double compute_gpu_s, double data_gpu_s, double ckpt_gpu_s) {
   const double end_s = sg4::Engine::get_clock();
   const double total = compute_gpu_s + data_gpu_s + ckpt_gpu_s;
@@ -39,7 +51,7 @@ void TrainingJob::run_phase(int64_t steps, int64_t buffered) {
   const double t0 = sg4::Engine::get_clock();
   const double compute_s = static_cast<double>(steps) * job_->step_time.value;
   const double read_bytes = static_cast<double>(std::max<int64_t>(0, steps - buffered)) * job_->batch_bytes().value;
-  Transfer read(*sc_, *platform_, dataset_storage(), IoDirection::read, flows(read_bytes), *metrics_);
+  DatasetRead read = read_dataset(read_bytes);
   if (job_->prefetch_batches == 0)
     read.wait(); // without prefetch, loading and compute take turns
   // On a converged network the steps' all-reduce shares the NICs with storage traffic; a step waits for both.
@@ -74,8 +86,8 @@ bool TrainingJob::write_checkpoint(double size, int drain_from) {
     return false;
   // Each rank writes its shard as a file of its own; a parallel file system's metadata servers create them first.
   const int files = job_->gpus;
-  if (sys.kind == "pfs") {
-    sg4::this_actor::sleep_for(files / (sys.metadata_servers * sys.metadata_ops_per_server.value));
+  if (auto* mds = platform_->metadata_host[storage]) {
+    sg4::this_actor::exec_init(files)->set_host(mds)->wait();
     ++metrics_->activities;
   }
   Transfer write(*sc_, *platform_, storage, IoDirection::write, flows(size), *metrics_, files);
@@ -113,7 +125,7 @@ void TrainingJob::run_checkpoint() {
   const double size = job_->checkpoint.size.value;
   // The loader refills its prefetch buffer while the GPUs wait.
   const double refill = job_->prefetch_batches * job_->batch_bytes().value;
-  Transfer prefetch(*sc_, *platform_, dataset_storage(), IoDirection::read, flows(refill), *metrics_);
+  DatasetRead prefetch = read_dataset(refill);
   if (job_->checkpoint.mode == "async") {
     // The host buffer is reused: a previous write still draining holds the GPUs back.
     if (writer_)
@@ -197,8 +209,7 @@ void TrainingJob::operator()() {
   const bool fill_buffer = job_->prefetch_batches > 0 && sg4::Engine::get_clock() + step_s <= end_s;
   if (fill_buffer || job_->checkpoint.restore_at_start) {
     const double t0 = sg4::Engine::get_clock();
-    Transfer fill(*sc_, *platform_, dataset_storage(), IoDirection::read,
-                  flows(fill_buffer ? job_->prefetch_batches * job_->batch_bytes().value : 0.0), *metrics_);
+    DatasetRead fill = read_dataset(fill_buffer ? job_->prefetch_batches * job_->batch_bytes().value : 0.0);
     double restore_s = 0;
     if (job_->checkpoint.restore_at_start) {
       Transfer restore(*sc_, *platform_, checkpoint_storage(), IoDirection::read, flows(job_->checkpoint.size.value),

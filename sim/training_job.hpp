@@ -21,6 +21,17 @@ public:
   void operator()();
 
 private:
+  // A dataset read: the data, and for small files on a parallel file system the opens on its metadata servers.
+  struct DatasetRead {
+    Transfer data;
+    simgrid::s4u::ExecPtr opens;
+    void wait() {
+      data.wait();
+      if (opens)
+        opens->wait();
+    }
+  };
+  DatasetRead read_dataset(double bytes);
   // Runs `steps` steps; `buffered` batches are already in host memory.
   void run_phase(int64_t steps, int64_t buffered);
   // A checkpoint as the GPUs see it: the whole write (sync) or the copy to host memory (async), while the loader
