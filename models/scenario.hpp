@@ -77,6 +77,11 @@ struct Dataset {
   bool packed = false;
   int metadata_ops_per_file = 2; // open and close
   bool small_files() const { return file_size.value > 0 && !packed; }
+  // Where nodes keep what they read for later epochs: "" (nowhere), "page_cache" (half the host memory) or the
+  // name of the group's local_nvme system. "global" shuffling has every node read samples from the whole dataset;
+  // "node" keeps each node on its own shard.
+  std::string cache;
+  std::string shuffle = "global";
 };
 
 struct TrainingJob {
@@ -92,6 +97,7 @@ struct TrainingJob {
   CheckpointSpec checkpoint;
   Seconds start;
   std::optional<Seconds> duration; // absent: runs until the simulated period ends
+  double epochs = 0;               // > 0: the job ends once it has read the dataset this many times
   Bytes allreduce_bytes_per_step;  // sent (and received) by each GPU per step on the GPU fabric
 
   Bytes batch_bytes() const { return sample_size * static_cast<double>(global_batch); }

@@ -408,6 +408,12 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
                        "\" (expected a shared system or the local drives of the job's own group \"" + job.node_group +
                        "\")");
     }
+    if (const auto& cache = job.dataset.cache; !cache.empty() && cache != "page_cache") {
+      const StorageSystem* c = sc.find_storage(cache);
+      if (c && (c->kind != "local_nvme" || c->node_group != job.node_group))
+        diag.error(wptr + "/dataset/cache", "\"" + cache + "\" is not node-local to the job's group \"" +
+                                                job.node_group + "\" (expected \"page_cache\" or its local_nvme)");
+    }
     if (!job.checkpoint.local_storage.empty()) {
       const StorageSystem* local = sc.find_storage(job.checkpoint.local_storage);
       if (job.checkpoint.mode != "multilevel")

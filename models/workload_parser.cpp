@@ -71,6 +71,11 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
       auto sample = w.quantity("sample_size", Dimension::bytes, nullptr);
       auto prefetch = w.integer("prefetch_batches", 2, 0, 1024);
       auto start = w.quantity("start", Dimension::seconds, "0s", Bound::non_negative);
+      std::optional<double> epochs = 0.0;
+      if (w.has("epochs"))
+        epochs = w.number("epochs", std::nullopt, 1e-6, 1e9);
+      else
+        w.accept("epochs");
       std::optional<double> duration;
       if (w.has("duration"))
         duration = w.quantity("duration", Dimension::seconds, nullptr);
@@ -99,15 +104,29 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
           ds->accept("file_size");
         auto packed = ds->boolean("packed", false);
         auto md_ops = ds->integer("metadata_ops_per_file", 2, 0, 1000);
+        std::optional<std::string> cache = std::string();
+        if (ds->has("cache"))
+          cache = ds->text("cache", nullptr);
+        else
+          ds->accept("cache");
+        auto shuffle = ds->choice("shuffle", "global", {"global", "node"});
         ds->finish();
-        if (size && where && io_size && access && outstanding && file_size && packed && md_ops) {
+        if (cache && !cache->empty() && *cache != "page_cache" &&
+            std::find(storage_names.begin(), storage_names.end(), *cache) == storage_names.end())
+          diag.error(ds->child_pointer("cache"),
+                     "names \"" + *cache +
+                         "\", which is neither \"page_cache\" nor a "
+                         "storage system (expected \"page_cache\" or the job's local_nvme)");
+        if (size && where && io_size && access && outstanding && file_size && packed && md_ops && cache && shuffle) {
           dataset = Dataset{Bytes(*size),
                             *where,
                             IoShape{Bytes(*io_size), *access == "random" ? IoPattern::random : IoPattern::sequential,
                                     static_cast<int>(*outstanding)},
                             Bytes(*file_size),
                             *packed,
-                            static_cast<int>(*md_ops)};
+                            static_cast<int>(*md_ops),
+                            *cache,
+                            *shuffle};
           // A loader reads each small file whole, in requests no larger than the file, from files spread at
           // random over the drives.
           if (dataset->small_files()) {
@@ -196,6 +215,7 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
       job.start = Seconds(*start);
       if (duration)
         job.duration = Seconds(*duration);
+      job.epochs = epochs ? *epochs : 0.0;
       job.allreduce_bytes_per_step = Bytes(*allreduce);
       job.dataset = *dataset;
       job.checkpoint = *ckpt;

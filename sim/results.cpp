@@ -158,7 +158,8 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
     ckpt += jm.checkpoint_stall_gpu_s;
     // A job's own GPU-time base is its window on its nodes: from its start to its end (the simulated period's
     // end when it runs to the end), so a job that finishes early is not charged idle time after it.
-    const double ran_until = job.duration || !jm.failure.empty() ? std::max(jm.end_s, job.start.value) : T;
+    const double ran_until =
+        job.duration || job.epochs > 0 || !jm.failure.empty() ? std::max(jm.end_s, job.start.value) : T;
     const double life_gpu_s = job.gpus * std::max(0.0, ran_until - job.start.value);
     const Split s = make_split(jm.compute_gpu_s, jm.data_stall_gpu_s, jm.checkpoint_stall_gpu_s, life_gpu_s);
     const auto w = models::summarize(jm.checkpoint_write_s);
@@ -185,6 +186,10 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
          {"start_s", job.start.value},
          {"end_s", jm.end_s},
          {"staging_wait_s", jm.staging_wait_s},
+         {"dataset",
+          {{"read_bytes", jm.dataset_read_bytes},
+           {"epochs", jm.dataset_read_bytes / job.dataset.size.value},
+           {"cache_hit_fraction", jm.dataset_read_bytes > 0 ? jm.dataset_cache_bytes / jm.dataset_read_bytes : 0.0}}},
          {"lifecycle", {{"evaluated", jm.evaluated}, {"validated", jm.validated}, {"released", jm.released}}}});
   }
   const double cluster_gpu_s = sc.gpu_count() * T;

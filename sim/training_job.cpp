@@ -25,14 +25,60 @@ TrainingJob::TrainingJob(const models::Scenario& sc, int job, const Platform& pl
 int TrainingJob::dataset_storage() const { return storage_index(*sc_, job_->dataset.storage); }
 int TrainingJob::checkpoint_storage() const { return storage_index(*sc_, job_->checkpoint.storage); }
 
-TrainingJob::DatasetRead TrainingJob::read_dataset(double bytes) {
-  DatasetRead r{Transfer(*sc_, *platform_, dataset_storage(), IoDirection::read, flows(bytes), *metrics_), nullptr};
-  // Small files: every file read opens (and closes) it on the metadata servers, pipelined with the data.
+double TrainingJob::cache_per_node() const {
   const auto& ds = job_->dataset;
-  if (auto* mds = platform_->metadata_host[dataset_storage()]; mds && ds.small_files() && bytes > 0) {
-    r.opens = sg4::this_actor::exec_init(bytes / ds.file_size.value * ds.metadata_ops_per_file)->set_host(mds);
+  if (ds.cache.empty())
+    return 0.0;
+  const auto* g = sc_->find_node_group(job_->node_group);
+  // The page cache gets half the host memory; the job's own processes need the rest.
+  return ds.cache == "page_cache" ? 0.5 * g->host_memory.value
+                                  : sc_->find_storage(ds.cache)->capacity().value / g->count;
+}
+
+double TrainingJob::cache_hit_fraction(double read_before) const {
+  const auto& ds = job_->dataset;
+  const double epochs_done = std::floor(read_before / ds.size.value + 1e-12);
+  if (cache_bytes_ <= 0 || epochs_done < 1.0)
+    return 0.0; // the first epoch reads every sample once, so nothing read before is read again
+  const auto* g = sc_->find_node_group(job_->node_group);
+  const double nodes = job_->gpus / g->gpus_per_node;
+  if (ds.shuffle == "node") // each node rereads its own shard
+    return std::min(1.0, cache_bytes_ / (ds.size.value / nodes));
+  // Global shuffling: a node reads a random 1/nodes of the dataset each epoch, so after k epochs it has seen
+  // 1 - (1 - 1/nodes)^k of it, and its cache holds at most its capacity of that.
+  const double seen = 1.0 - std::pow(1.0 - 1.0 / nodes, epochs_done);
+  return std::min(cache_bytes_ / ds.size.value, seen);
+}
+
+TrainingJob::DatasetRead TrainingJob::read_dataset(double bytes) {
+  const auto& ds = job_->dataset;
+  // Samples the nodes have read before are served by their cache, in the share it holds (which changes only
+  // at epoch ends); the rest come from storage, and are kept in the cache while it has room.
+  double hits = 0;
+  for (double done = 0; done < bytes;) {
+    const double size = ds.size.value, at = jm_->dataset_read_bytes + done;
+    const double part = std::min(bytes - done, (std::floor(at / size + 1e-12) + 1.0) * size - at);
+    hits += part * cache_hit_fraction(at);
+    done += part;
+  }
+  const double from_storage = bytes - hits;
+  const double fill = std::min(from_storage, std::max(0.0, cache_total_ - cached_));
+  cached_ += fill;
+  jm_->dataset_read_bytes += bytes;
+  jm_->dataset_cache_bytes += hits;
+  DatasetRead r{Transfer(*sc_, *platform_, dataset_storage(), IoDirection::read, flows(from_storage), *metrics_),
+                nullptr, std::nullopt, std::nullopt};
+  // Small files: every file read opens (and closes) it on the metadata servers, pipelined with the data.
+  if (auto* mds = platform_->metadata_host[dataset_storage()]; mds && ds.small_files() && from_storage > 0) {
+    r.opens = sg4::this_actor::exec_init(from_storage / ds.file_size.value * ds.metadata_ops_per_file)->set_host(mds);
     r.opens->start();
     ++metrics_->activities;
+  }
+  if (cache_storage_ >= 0) {
+    if (hits > 0)
+      r.from_cache.emplace(*sc_, *platform_, cache_storage_, IoDirection::read, flows(hits), *metrics_);
+    if (fill > 0)
+      r.to_cache.emplace(*sc_, *platform_, cache_storage_, IoDirection::write, flows(fill), *metrics_);
   }
   return r;
 }
@@ -186,6 +232,21 @@ void TrainingJob::operator()() {
     return; // starts after the simulated period: nothing to replay (the parser warned)
   sg4::this_actor::sleep_until(job_->start.value);
   lifecycle_->job_started(index_);
+  cache_bytes_ = cache_per_node();
+  {
+    // What all the job's nodes can keep: each at most what it ever reads.
+    const auto* g = sc_->find_node_group(job_->node_group);
+    const double nodes = job_->gpus / g->gpus_per_node;
+    const double size = job_->dataset.size.value;
+    cache_total_ = nodes * std::min(cache_bytes_, job_->dataset.shuffle == "node" ? size / nodes : size);
+  }
+  if (const auto& cache = job_->dataset.cache; !cache.empty() && cache != "page_cache") {
+    cache_storage_ = storage_index(*sc_, cache);
+    if (lifecycle_->acquire(cache_storage_, cache_total_, models::DataClass::training_dataset, index_) < 0) {
+      finish();
+      return;
+    }
+  }
   // A dataset still on its way to the hot tier holds the job's GPUs back.
   lifecycle_->wait_for_dataset(index_);
   if (jm_->staging_wait_s > 0)
@@ -223,10 +284,23 @@ void TrainingJob::operator()() {
     add_segment(t0, 0.0, (elapsed - restore_s) * job_->gpus, restore_s * job_->gpus);
     buffered = fill_buffer ? job_->prefetch_batches : 0;
   }
+  const int64_t epoch_steps =
+      job_->epochs > 0
+          ? static_cast<int64_t>(std::ceil(job_->epochs * job_->dataset.size.value / job_->batch_bytes().value - 1e-9))
+          : 0;
   int64_t since_ckpt = 0;
   while (!lifecycle_->failed(index_)) {
     const double remaining = end_s - sg4::Engine::get_clock();
-    const auto fit = static_cast<int64_t>(std::floor(remaining / step_s + 1e-9));
+    auto fit = static_cast<int64_t>(std::floor(remaining / step_s + 1e-9));
+    if (epoch_steps > 0) // a job sized in epochs ends after its last one
+      fit = std::min(fit, epoch_steps - jm_->steps);
+    // With a cache, what storage serves changes at each epoch's end: a phase stops there.
+    if (cache_bytes_ > 0) {
+      const double size = job_->dataset.size.value, read = jm_->dataset_read_bytes;
+      const double boundary = (std::floor(read / size + 1e-12) + 1.0) * size;
+      fit = std::min(fit, std::max<int64_t>(1, static_cast<int64_t>(
+                                                   std::ceil((boundary - read) / job_->batch_bytes().value - 1e-9))));
+    }
     if (fit <= 0)
       break;
     const int64_t steps = std::min({steps_per_ckpt - since_ckpt, fit, max_phase_steps});

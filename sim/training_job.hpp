@@ -11,6 +11,7 @@
 #include "models/scenario.hpp"
 
 #include <deque>
+#include <optional>
 #include <vector>
 
 namespace aisim::sim {
@@ -25,12 +26,21 @@ private:
   struct DatasetRead {
     Transfer data;
     simgrid::s4u::ExecPtr opens;
+    std::optional<Transfer> from_cache, to_cache; // a local NVMe cache: later epochs' hits, first epoch's fill
     void wait() {
       data.wait();
       if (opens)
         opens->wait();
+      if (from_cache)
+        from_cache->wait();
+      if (to_cache)
+        to_cache->wait();
     }
   };
+  // What one node can keep for later epochs: half its host memory, or its share of the local NVMe.
+  double cache_per_node() const;
+  // The share of reads that the nodes' caches serve once `read_before` bytes were read: constant within an epoch.
+  double cache_hit_fraction(double read_before) const;
   DatasetRead read_dataset(double bytes);
   // Runs `steps` steps; `buffered` batches are already in host memory.
   void run_phase(int64_t steps, int64_t buffered);
@@ -66,6 +76,10 @@ private:
   std::deque<LiveCheckpoint> live_checkpoints_;
   simgrid::s4u::ActorPtr writer_; // the asynchronous checkpoint write or multilevel drain in progress, if any
   int local_item_ = -1;           // the multilevel checkpoint on the nodes' own drives
+  int cache_storage_ = -1;        // the local_nvme holding the dataset cache, if any
+  double cache_bytes_ = 0;        // per node
+  double cache_total_ = 0;        // all the job's nodes, at most what they read
+  double cached_ = 0;             // filled so far
 };
 
 } // namespace aisim::sim
