@@ -7,6 +7,18 @@ namespace aisim::models {
 DriveLoad drive_load(const Scenario& sc, int storage, IoOp op) {
   const auto& sys = sc.storage[storage];
   for (const auto& job : sc.jobs) {
+    if (job.kind == "inference") {
+      // Model loads are the fleet's large reads; its serving reads are small and random.
+      const auto& inf = job.inference;
+      if (op != IoOp::read || (inf.model_storage != sys.name && inf.data_storage != sys.name))
+        continue;
+      const NodeGroup* g = sc.find_node_group(job.node_group);
+      const double nodes = static_cast<double>(job.gpus / g->gpus_per_node);
+      const double drives = sys.kind == "local_nvme" ? nodes * sys.drives_per_node : sys.drive_count();
+      if (inf.model_storage == sys.name)
+        return {inf.model_io.access, inf.model_io.io_size, inf.model_io.outstanding_per_node * nodes / drives};
+      return {IoPattern::random, inf.read_size, 32.0};
+    }
     const bool reads = op == IoOp::read && job.dataset.storage == sys.name;
     const bool writes = op == IoOp::write && job.checkpoint.storage == sys.name;
     if (!reads && !writes)

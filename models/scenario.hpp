@@ -84,9 +84,31 @@ struct Dataset {
   std::string shuffle = "global";
 };
 
+// An inference fleet: replicas of a model, each on gpus_per_replica GPUs. Replicas added at a scale event load
+// the model from storage before they serve (a cold start); serving issues small random reads (retrieval,
+// embeddings, KV-cache offload) whose latency is judged against an SLO.
+struct ScaleEvent {
+  Seconds at; // from the fleet's start
+  int replicas = 0;
+};
+
+struct InferenceSpec {
+  int gpus_per_replica = 0;
+  Bytes model_size;
+  std::string model_storage;
+  IoShape model_io; // sequential reads of the model files
+  std::vector<ScaleEvent> scale;
+  OpsPerSecond request_rate; // the whole fleet's; 0: no serving reads
+  int reads_per_request = 1;
+  Bytes read_size;
+  std::string data_storage;
+  Seconds slo;
+};
+
 struct TrainingJob {
   std::string name;
-  std::string kind; // "training"
+  std::string kind;        // "training" or "inference"
+  InferenceSpec inference; // kind "inference" only; the training keys below are then unused
   std::string node_group;
   int gpus = 0;
   Seconds step_time; // GPU compute per step, with the data at hand

@@ -1,5 +1,7 @@
 #include "workload_parser.hpp"
 
+#include "inference_parser.hpp"
+
 #include <algorithm>
 #include <map>
 
@@ -29,7 +31,7 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
         continue;
       TrainingJob job;
       auto jname = w.text("name", nullptr);
-      auto kind = w.choice("kind", nullptr, {"training"});
+      auto kind = w.choice("kind", nullptr, {"training", "inference"});
       std::optional<std::string> group;
       if (group_names.size() == 1 && !w.has("node_group")) {
         group = w.text("node_group", group_names[0].c_str());
@@ -37,6 +39,46 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
         group = w.reference("node_group", group_names, "node groups under /cluster/node_groups");
       }
       auto gpus = w.integer("gpus", std::nullopt, 1, kMaxCount);
+      auto record_name = [&] {
+        if (!jname)
+          return;
+        check_name(*jname, wptr + "/name", diag);
+        for (const auto& n : job_names)
+          if (n == *jname)
+            diag.error(wptr + "/name", "duplicate workload name \"" + *jname + "\" (expected unique names)");
+        job_names.push_back(*jname);
+      };
+      const NodeGroup* ng = nullptr;
+      for (const auto& g : sc.node_groups)
+        if (group && g.name == *group)
+          ng = &g;
+      if (gpus && ng && *gpus % ng->gpus_per_node != 0)
+        diag.error(wptr + "/gpus", "not a whole number of nodes (expected a multiple of " +
+                                       std::to_string(ng->gpus_per_node) + " GPUs per node, got " +
+                                       std::to_string(*gpus) + ")");
+      if (kind && *kind == "inference") {
+        auto start = w.quantity("start", Dimension::seconds, "0s", Bound::non_negative);
+        std::optional<double> duration;
+        if (w.has("duration"))
+          duration = w.quantity("duration", Dimension::seconds, nullptr);
+        else
+          w.accept("duration");
+        auto inference = parse_inference(w, sc, storage_names, gpus);
+        w.finish();
+        record_name();
+        if (!jname || !group || !ng || !gpus || !start || !inference || (w.has("duration") && !duration))
+          continue;
+        job.name = *jname;
+        job.kind = *kind;
+        job.node_group = *group;
+        job.gpus = static_cast<int>(*gpus);
+        job.start = Seconds(*start);
+        if (duration)
+          job.duration = Seconds(*duration);
+        job.inference = *inference;
+        sc.jobs.push_back(job);
+        continue;
+      }
       // Compute per step: given directly, or the step's FLOPs at a model FLOPs utilization (MFU) of the GPUs' peak.
       std::optional<double> step, step_flops, mfu;
       const Json& wj = (*workloads)[i];
@@ -184,26 +226,12 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
               *restore,     *interval_steps};
       }
       w.finish();
-      if (jname) {
-        check_name(*jname, wptr + "/name", diag);
-        for (const auto& n : job_names)
-          if (n == *jname)
-            diag.error(wptr + "/name", "duplicate workload name \"" + *jname + "\" (expected unique names)");
-        job_names.push_back(*jname);
-      }
+      record_name();
       if (!jname || !kind || !group || !gpus || (!step && !(step_flops && mfu)) || !batch || !sample || !prefetch ||
           !start || !dataset || !ckpt || (w.has("duration") && !duration))
         continue;
-      const NodeGroup* ng = nullptr;
-      for (const auto& g : sc.node_groups)
-        if (g.name == *group)
-          ng = &g;
       if (!ng)
         continue;
-      if (*gpus % ng->gpus_per_node != 0)
-        diag.error(wptr + "/gpus", "not a whole number of nodes (expected a multiple of " +
-                                       std::to_string(ng->gpus_per_node) + " GPUs per node, got " +
-                                       std::to_string(*gpus) + ")");
       job.name = *jname;
       job.kind = *kind;
       job.node_group = *group;

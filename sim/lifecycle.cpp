@@ -49,6 +49,12 @@ void Lifecycle::start() {
   const double end = sc_->simulation.duration.value;
   for (size_t j = 0; j < sc_->jobs.size(); ++j) {
     const auto& job = sc_->jobs[j];
+    if (job.kind == "inference") {
+      // The fleet's model is on its production tier from the start.
+      ledger_.add(storage_index(job.inference.model_storage), 0.0, DataClass::production_model,
+                  job.inference.model_size.value, static_cast<int>(j));
+      continue;
+    }
     const int hot = storage_index(job.dataset.storage);
     const int jj = static_cast<int>(j);
     const double size = job.dataset.size.value;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "models/policies.hpp"
+#include "models/serving_latency.hpp"
 
 #include <array>
 #include <cstdint>
@@ -35,6 +36,12 @@ struct JobMetrics {
   std::string failure; // why the job stopped early ("" when it ran its course)
   // Lifecycle: checkpoints evaluated, passed (copied to validated storage) and released to production.
   int evaluated = 0, validated = 0, released = 0;
+  // Inference fleets: model loads at scale-out (seconds each), the replicas they brought up, and the serving
+  // reads per period with their latency.
+  std::vector<double> load_s;
+  int replicas_loaded = 0;
+  std::vector<models::ServingPeriod> serving;
+  double overloaded_s = 0; // serving time during which storage could not keep up with the reads
 };
 
 enum class IoDirection { read, write };

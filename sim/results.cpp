@@ -82,6 +82,31 @@ Json data_services_json(const models::Scenario& sc, const models::StorageSystem&
   return out;
 }
 
+// An inference fleet's cold starts and serving latency; latencies are null where storage could not keep up.
+Json inference_json(const models::InferenceSpec& spec, const JobMetrics& jm) {
+  const auto finite = [](double v) { return std::isfinite(v) ? Json(v) : Json(); };
+  const auto load = models::summarize(jm.load_s);
+  Json out = {{"replicas_loaded", jm.replicas_loaded},
+              {"cold_starts", jm.load_s.size()},
+              {"load_s", {{"mean", load.mean}, {"max", load.max}}},
+              {"model_bytes", spec.model_size.value}};
+  if (spec.request_rate.value > 0) {
+    double reads = 0;
+    for (const auto& p : jm.serving)
+      reads += p.requests;
+    out["serving"] = {{"reads", reads},
+                      {"read_size_bytes", spec.read_size.value},
+                      {"latency_s",
+                       {{"p50", finite(models::latency_quantile_s(jm.serving, 0.5))},
+                        {"p99", finite(models::latency_quantile_s(jm.serving, 0.99))},
+                        {"p999", finite(models::latency_quantile_s(jm.serving, 0.999))}}},
+                      {"slo_s", spec.slo.value},
+                      {"slo_attainment", models::slo_attainment(jm.serving, spec.slo.value)},
+                      {"overloaded_s", jm.overloaded_s}};
+  }
+  return out;
+}
+
 // Per data class present on the system: its own peak and what it holds at the end.
 Json used_by_class_json(const StorageMetrics& sm, double T) {
   const auto peak = sm.peak_used_by_class(T);
@@ -172,7 +197,7 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
          {"stall", split_json(s)},
          {"steps", jm.steps},
          {"step_s", job.step_time.value},
-         {"data_demand_Bps", job.batch_bytes().value / job.step_time.value},
+         {"data_demand_Bps", job.kind == "training" ? job.batch_bytes().value / job.step_time.value : 0.0},
          {"checkpoints",
           {{"count", jm.checkpoint_write_s.size()},
            {"size_bytes", job.checkpoint.size.value},
@@ -191,6 +216,8 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
            {"epochs", jm.dataset_read_bytes / job.dataset.size.value},
            {"cache_hit_fraction", jm.dataset_read_bytes > 0 ? jm.dataset_cache_bytes / jm.dataset_read_bytes : 0.0}}},
          {"lifecycle", {{"evaluated", jm.evaluated}, {"validated", jm.validated}, {"released", jm.released}}}});
+    if (job.kind == "inference")
+      jobs.back()["inference"] = inference_json(job.inference, jm);
   }
   const double cluster_gpu_s = sc.gpu_count() * T;
   const Split g = make_split(compute, data, ckpt, cluster_gpu_s);
@@ -412,6 +439,24 @@ std::string format_summary(const Json& r, const std::string& results_path) {
         models::format_bytes(Bytes(s["peak_used_bytes"])).c_str(),
         models::format_bytes(Bytes(s["capacity_bytes"])).c_str());
     o += buf;
+  }
+  for (const auto& j : r["jobs"]) {
+    if (!j.contains("inference"))
+      continue;
+    const auto& inf = j["inference"];
+    o += "\ninference fleet " + j["name"].get<std::string>() + ": " + std::to_string(inf["cold_starts"].get<size_t>()) +
+         " cold starts loading " + std::to_string(inf["replicas_loaded"].get<int>()) + " replicas, model load mean " +
+         models::format_duration(Seconds(inf["load_s"]["mean"])) + ", max " +
+         models::format_duration(Seconds(inf["load_s"]["max"])) + "\n";
+    if (inf.contains("serving")) {
+      const auto& sv = inf["serving"];
+      const auto lat = [](const Json& v) {
+        return v.is_null() ? std::string("unbounded") : models::format_duration(Seconds(v.get<double>()));
+      };
+      o += "  serving reads p50 " + lat(sv["latency_s"]["p50"]) + ", p99 " + lat(sv["latency_s"]["p99"]) + ", p99.9 " +
+           lat(sv["latency_s"]["p999"]) + "; within the " + models::format_duration(Seconds(sv["slo_s"])) +
+           " SLO: " + fmt("%.3f %%", 100.0 * sv["slo_attainment"].get<double>()) + "\n";
+    }
   }
   if (!r["movements"].empty()) {
     o += "\ndata moved between tiers                        copies      bytes    mean / max time\n";

@@ -1,5 +1,6 @@
 #include "simulation.hpp"
 
+#include "inference_fleet.hpp"
 #include "lifecycle.hpp"
 #include "platform.hpp"
 #include "training_job.hpp"
@@ -33,7 +34,18 @@ RunOutput run_simulation(const models::Scenario& sc, Progress& progress) {
   lifecycle.start();
   for (size_t j = 0; j < sc.jobs.size(); ++j) {
     auto* host = platform.node_sets[platform.node_sets_of_job[j].front()].host;
-    sg4::Actor::create(sc.jobs[j].name, host, TrainingJob(sc, static_cast<int>(j), platform, m, lifecycle));
+    if (sc.jobs[j].kind == "inference") {
+      const int data = [&] {
+        for (size_t s = 0; s < sc.storage.size(); ++s)
+          if (sc.storage[s].name == sc.jobs[j].inference.data_storage)
+            return static_cast<int>(s);
+        return 0;
+      }();
+      sg4::Actor::create(sc.jobs[j].name, host,
+                         InferenceFleet(sc, static_cast<int>(j), platform, m, lifecycle, out.flow_bounds[data]));
+    } else {
+      sg4::Actor::create(sc.jobs[j].name, host, TrainingJob(sc, static_cast<int>(j), platform, m, lifecycle));
+    }
   }
 
   // Run in slices so progress can be reported; the slices do not change the simulation.

@@ -99,3 +99,35 @@ TEST_CASE("policies: bad placement and tiering are reported with their pointers"
     CHECK(errors_of(doc).find("/policies/on_full:") != std::string::npos);
   }
 }
+
+TEST_CASE("inference fleets: model from the production placement, scale events checked", "[inference]") {
+  Json doc = tiers();
+  doc["workloads"].push_back(Json::parse(R"({"name": "serve", "kind": "inference", "gpus": 16, "gpus_per_replica": 8,
+      "start": "1d", "model": {"parameters": 8e9},
+      "scale": [{"at": "0s", "replicas": 1}, {"at": "1h", "replicas": 2}],
+      "requests": {"rate": "10k op/s", "reads_per_request": 4, "read_size": "16KiB", "storage": "hot", "slo": "2ms"}})"));
+  doc["workloads"][0]["duration"] = "1d"; // the training job frees the nodes for the fleet
+  auto r = parse_scenario(doc, "s.json", ".");
+  INFO(r.diagnostics.format(true));
+  REQUIRE(r.scenario.has_value());
+  const auto& inf = r.scenario->jobs[1].inference;
+  CHECK(inf.model_size.value == 16e9); // BF16 weights: 2 bytes per parameter
+  CHECK(inf.model_storage == "cold");  // placement.production_model
+  CHECK(inf.scale.size() == 2);
+  CHECK(inf.request_rate.value == 10e3);
+  CHECK(inf.slo.value == Approx(2e-3));
+  SECTION("more replicas than the fleet holds") {
+    doc["workloads"][1]["scale"][1]["replicas"] = 3;
+    CHECK(errors_of(doc) == "s.json:/workloads/1/scale/1/replicas: more replicas than the fleet's GPUs hold "
+                            "(expected at most 2 = gpus / gpus_per_replica, got 3)\n");
+  }
+  SECTION("scale events out of order") {
+    doc["workloads"][1]["scale"][1]["at"] = "0s";
+    CHECK(errors_of(doc) == "s.json:/workloads/1/scale/1/at: scale events out of order (expected times after the "
+                            "previous event's)\n");
+  }
+  SECTION("training keys are not inference keys") {
+    doc["workloads"][1]["step_time"] = "1s";
+    CHECK(errors_of(doc).find("/workloads/1/step_time: unknown key") != std::string::npos);
+  }
+}
