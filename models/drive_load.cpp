@@ -20,10 +20,11 @@ DriveLoad drive_load(const Scenario& sc, int storage, IoOp op) {
       return {IoPattern::random, inf.read_size, 32.0};
     }
     const bool reads = op == IoOp::read && job.dataset.storage == sys.name;
+    const bool output = op == IoOp::write && job.kind == "preprocessing" && job.output.storage == sys.name;
     const bool writes = op == IoOp::write && job.checkpoint.storage == sys.name;
-    if (!reads && !writes)
+    if (!reads && !writes && !output)
       continue;
-    const IoShape& io = reads ? job.dataset.io : job.checkpoint.io;
+    const IoShape& io = reads ? job.dataset.io : output ? job.output.io : job.checkpoint.io;
     const NodeGroup* g = sc.find_node_group(job.node_group);
     const double nodes = static_cast<double>(job.gpus / g->gpus_per_node);
     // The job's requests spread evenly over the drives they can reach: its own nodes' drives for local NVMe,

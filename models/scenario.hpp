@@ -105,6 +105,19 @@ struct InferenceSpec {
   Seconds slo;
 };
 
+// What a fine-tuning job starts from: every node loads the whole base model before the first step.
+struct BaseModel {
+  Bytes size;
+  std::string storage;
+};
+
+// What a preprocessing job writes: `ratio` output bytes per input byte read, as a new dataset.
+struct DatasetOutput {
+  std::string storage;
+  double ratio = 1.0;
+  IoShape io;
+};
+
 struct TrainingJob {
   std::string name;
   std::string kind;        // "training" or "inference"
@@ -116,7 +129,9 @@ struct TrainingJob {
   Bytes sample_size;
   Dataset dataset;
   int prefetch_batches = 0;
-  CheckpointSpec checkpoint;
+  CheckpointSpec checkpoint; // size 0: none (preprocessing)
+  BaseModel base_model;      // fine_tuning only
+  DatasetOutput output;      // preprocessing only
   Seconds start;
   std::optional<Seconds> duration; // absent: runs until the simulated period ends
   double epochs = 0;               // > 0: the job ends once it has read the dataset this many times

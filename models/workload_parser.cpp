@@ -31,7 +31,7 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
         continue;
       TrainingJob job;
       auto jname = w.text("name", nullptr);
-      auto kind = w.choice("kind", nullptr, {"training", "inference"});
+      auto kind = w.choice("kind", nullptr, {"training", "fine_tuning", "preprocessing", "inference"});
       std::optional<std::string> group;
       if (group_names.size() == 1 && !w.has("node_group")) {
         group = w.text("node_group", group_names[0].c_str());
@@ -137,7 +137,9 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
         auto size = ds->quantity("size", Dimension::bytes, nullptr);
         auto where = storage_ref(*ds, DataClass::training_dataset);
         auto io_size = ds->quantity("io_size", Dimension::bytes, "1MiB");
-        auto access = ds->choice("access", "sequential", {"sequential", "random"});
+        // Fine-tuning sets are small and sampled at random; pre-training shards stream.
+        auto access =
+            ds->choice("access", kind && *kind == "fine_tuning" ? "random" : "sequential", {"sequential", "random"});
         auto outstanding = ds->integer("outstanding_ios", 16, 1, 65536);
         std::optional<double> file_size = 0.0;
         if (ds->has("file_size"))
@@ -177,8 +179,56 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
           }
         }
       }
+      // Preprocessing keeps no checkpoints unless asked; training and fine-tuning must say how they do.
+      const bool preprocessing = kind && *kind == "preprocessing";
+      // Fine-tuning starts from a base model that every node loads; preprocessing writes a new dataset.
+      std::optional<BaseModel> base = BaseModel{};
+      if (kind && *kind == "fine_tuning") {
+        base.reset();
+        if (auto b = w.object("base_model", true)) {
+          std::optional<double> size;
+          if (b->has("size") || !b->has("parameters")) {
+            size = b->quantity("size", Dimension::bytes, nullptr);
+            b->accept("parameters");
+            b->accept("bytes_per_parameter");
+          } else {
+            auto params = b->number("parameters", std::nullopt, 1.0, 1e15);
+            auto bpp = b->number("bytes_per_parameter", 2.0, 0.1, 64.0);
+            if (params && bpp)
+              size = *params * *bpp;
+          }
+          const std::string& placed = sc.policies.place(DataClass::validated_model);
+          auto where = !b->has("storage") && !placed.empty()
+                           ? b->text("storage", placed.c_str())
+                           : b->reference("storage", storage_names, "storage systems under /storage");
+          b->finish();
+          if (size && where)
+            base = BaseModel{Bytes(*size), *where};
+        }
+      } else {
+        w.accept("base_model");
+      }
+      std::optional<DatasetOutput> output = DatasetOutput{};
+      if (preprocessing) {
+        output.reset();
+        if (auto o = w.object("output", true)) {
+          auto where = o->reference("storage", storage_names, "storage systems under /storage");
+          auto ratio = o->number("ratio", 1.0, 1e-6, 1e6);
+          auto io_size = o->quantity("io_size", Dimension::bytes, "1MiB");
+          auto outstanding = o->integer("outstanding_ios", 16, 1, 65536);
+          o->finish();
+          if (where && ratio && io_size && outstanding)
+            output = DatasetOutput{*where, *ratio,
+                                   IoShape{Bytes(*io_size), IoPattern::sequential, static_cast<int>(*outstanding)}};
+        }
+      } else {
+        w.accept("output");
+      }
       std::optional<CheckpointSpec> ckpt;
-      if (auto c = w.object("checkpoint", true)) {
+      if (preprocessing && !w.has("checkpoint")) {
+        w.accept("checkpoint");
+        ckpt = CheckpointSpec{};
+      } else if (auto c = w.object("checkpoint", true)) {
         std::optional<double> size;
         if (c->has("size") || !c->has("parameters")) {
           size = c->quantity("size", Dimension::bytes, nullptr);
@@ -228,7 +278,7 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
       w.finish();
       record_name();
       if (!jname || !kind || !group || !gpus || (!step && !(step_flops && mfu)) || !batch || !sample || !prefetch ||
-          !start || !dataset || !ckpt || (w.has("duration") && !duration))
+          !start || !dataset || !ckpt || !base || !output || (w.has("duration") && !duration))
         continue;
       if (!ng)
         continue;
@@ -247,6 +297,10 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
       job.allreduce_bytes_per_step = Bytes(*allreduce);
       job.dataset = *dataset;
       job.checkpoint = *ckpt;
+      job.base_model = *base;
+      job.output = *output;
+      if (preprocessing && job.epochs == 0)
+        job.epochs = 1; // one pass over its input
       if (job.checkpoint.interval_steps > 0)
         job.checkpoint.interval = Seconds(job.step_time.value * static_cast<double>(job.checkpoint.interval_steps));
       sc.jobs.push_back(job);

@@ -28,6 +28,7 @@ struct JobMetrics {
   std::vector<double> checkpoint_write_s;
   std::vector<double> checkpoint_stall_s; // what the GPUs waited: the write (sync) or the host copy (async)
   double restore_s = 0;                   // reading the checkpoint the job resumes from
+  double model_load_s = 0;                // a fine-tuning job loading its base model
   double staging_wait_s = 0;              // the job's start held back until its dataset reached the hot tier
   double dataset_read_bytes = 0;          // what the loader read, epochs after the first included
   double dataset_cache_bytes = 0;         // of which the nodes' cache served

@@ -211,6 +211,7 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
          {"start_s", job.start.value},
          {"end_s", jm.end_s},
          {"staging_wait_s", jm.staging_wait_s},
+         {"model_load_s", jm.model_load_s},
          {"dataset",
           {{"read_bytes", jm.dataset_read_bytes},
            {"epochs", jm.dataset_read_bytes / job.dataset.size.value},

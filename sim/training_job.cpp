@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 
 namespace aisim::sim {
@@ -98,6 +99,14 @@ void TrainingJob::run_phase(int64_t steps, int64_t buffered) {
   const double compute_s = static_cast<double>(steps) * job_->step_time.value;
   const double read_bytes = static_cast<double>(std::max<int64_t>(0, steps - buffered)) * job_->batch_bytes().value;
   DatasetRead read = read_dataset(read_bytes);
+  // Preprocessing writes what it makes of the phase's input as it goes: a new dataset.
+  std::optional<Transfer> output;
+  if (job_->kind == "preprocessing") {
+    const int to = storage_index(*sc_, job_->output.storage);
+    const double bytes = static_cast<double>(steps) * job_->batch_bytes().value * job_->output.ratio;
+    if (lifecycle_->acquire(to, bytes, models::DataClass::training_dataset, index_) >= 0)
+      output.emplace(*sc_, *platform_, to, IoDirection::write, flows(bytes), *metrics_);
+  }
   if (job_->prefetch_batches == 0)
     read.wait(); // without prefetch, loading and compute take turns
   // On a converged network the steps' all-reduce shares the NICs with storage traffic; a step waits for both.
@@ -115,6 +124,8 @@ void TrainingJob::run_phase(int64_t steps, int64_t buffered) {
   sg4::this_actor::sleep_for(compute_s);
   ++metrics_->activities;
   read.wait();
+  if (output)
+    output->wait();
   for (auto& c : collectives)
     c->wait();
   const double elapsed = sg4::Engine::get_clock() - t0;
@@ -256,7 +267,8 @@ void TrainingJob::operator()() {
     return;
   }
   const int64_t steps_per_ckpt =
-      job_->checkpoint.interval_steps > 0
+      job_->checkpoint.size.value <= 0 ? std::numeric_limits<int64_t>::max() / 4 // no checkpoints
+      : job_->checkpoint.interval_steps > 0
           ? job_->checkpoint.interval_steps
           : std::max<int64_t>(1, static_cast<int64_t>(job_->checkpoint.interval.value / step_s));
   // A data-bound phase lasts longer than its compute, and by how much is only known once it ran; capping a
@@ -268,6 +280,18 @@ void TrainingJob::operator()() {
   // shard of the latest checkpoint; the GPUs wait for both.
   int64_t buffered = 0;
   const bool fill_buffer = job_->prefetch_batches > 0 && sg4::Engine::get_clock() + step_s <= end_s;
+  // A fine-tuning job first loads its base model: every node reads the whole of it.
+  if (job_->base_model.size.value > 0) {
+    const double t0 = sg4::Engine::get_clock();
+    std::vector<Flow> per_node;
+    for (int ns : platform_->node_sets_of_job[index_])
+      per_node.push_back({ns, job_->base_model.size.value * platform_->node_sets[ns].nodes});
+    Transfer load(*sc_, *platform_, storage_index(*sc_, job_->base_model.storage), IoDirection::read, per_node,
+                  *metrics_);
+    load.wait();
+    jm_->model_load_s = sg4::Engine::get_clock() - t0;
+    add_segment(t0, 0.0, jm_->model_load_s * job_->gpus, 0.0);
+  }
   if (fill_buffer || job_->checkpoint.restore_at_start) {
     const double t0 = sg4::Engine::get_clock();
     DatasetRead fill = read_dataset(fill_buffer ? job_->prefetch_batches * job_->batch_bytes().value : 0.0);
