@@ -104,14 +104,15 @@ IoProfile& profile_of(DriveModel& m, IoOp op, IoPattern pattern) {
 
 std::string percent(double fraction) { return decimal(std::fabs(fraction) * 100.0, 2) + "%"; }
 
-// The knee search: knee_sharpness from kKneeMin to kKneeMax (beyond it whole queue depths cannot tell the knee
-// from a sharp one; below it the curve would still be rising far past any depth a sweep reaches), a smooth
-// ceiling from half to kCeilingSpan times the highest point (noise can put points above the ceiling; a curve
-// still rising at its deepest point puts the ceiling above them).
-constexpr double kKneeMin = 0.25;
+// The knee search: knee_sharpness from kKneeMin to kKneeMax (above it whole queue depths cannot tell the knee
+// from a sharp one; below it the curve would still be rising far past any depth a sweep reaches, at a ceiling
+// no point measured), a smooth ceiling from half to kCeilingSpan times the highest point (noise can put points
+// above the ceiling; a curve still rising at its deepest point puts the ceiling above them, but a ceiling far
+// above every measurement would be an extrapolation the sweep cannot support: the fit warns instead).
+constexpr double kKneeMin = 0.5;
 constexpr double kKneeMax = 32.0;
-constexpr int kKneeGrid = 28; // 4 steps per octave
-constexpr double kCeilingSpan = 8.0;
+constexpr int kKneeGrid = 24; // 4 steps per octave
+constexpr double kCeilingSpan = 2.0;
 constexpr int kCeilingGrid = 24;
 // A smooth knee must beat the sharp one by more than rounding: on data with a corner both fit to ~1e-30.
 constexpr double kTieCost = 1e-12;
@@ -440,6 +441,7 @@ KneeFit fit_knee(const std::vector<KneePoint>& curve, double qd1_service_s, doub
     f.ceiling_iops = std::exp(ln_c.x);
     f.cost = ln_c.f;
     f.ceiling_at_bound = hi == kCeilingSpan * highest && ln_c.x > ln_hi - 1e-6;
+    f.sharpness_at_bound = k <= kKneeMin || k >= kKneeMax;
   }
   return f;
 }
@@ -588,7 +590,8 @@ std::optional<DriveFitResult> fit_drive_model(const CalibrationData& d, std::vec
         {"points", c.points.size()},
         {"rms_relative_residual", std::sqrt(c.knee.cost / n)},
         {"sharp_knee_rms_relative_residual", std::sqrt(c.knee.sharp_cost / n)},
-        {"ceiling_at_fit_limit", c.knee.ceiling_at_bound}};
+        {"ceiling_at_fit_limit", c.knee.ceiling_at_bound},
+        {"knee_sharpness_at_fit_limit", c.knee.sharpness_at_bound}};
   }
 
   // Latency distribution: 4 KiB random reads at QD1.

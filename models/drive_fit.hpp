@@ -8,7 +8,8 @@
 //   weights 1/y: the residuals minimised are relative, so 4 KiB points count as much as 1 MiB ones.
 // - The knee, per profile, from its queue-depth sweep (random 4 KiB, sequential 128 KiB): the ceiling there and
 //   knee_sharpness k (models/drive_model.hpp) minimising the squared relative residuals of the points deeper
-//   than QD1, for each k by a golden-section search over the ceiling, and over k on a grid refined the same way.
+//   than QD1, for each k by a golden-section search over the ceiling, and over k (0.5 to 32) on a grid refined
+//   the same way.
 //   The sequential curve's ceiling is the direction's bandwidth, the random curve's its max_iops. The sharp knee
 //   (max_iops = the highest 4 KiB random IOPS, bandwidth = the highest throughput measured in the direction, no
 //   knee_sharpness) is kept when it fits as well, as it does on data that has a corner.
@@ -61,6 +62,7 @@ struct KneeFit {
   double cost = 0;                 // sum of squared relative residuals of the chosen knee
   double sharp_cost = 0;           // the same for the sharp knee at `sharp_ceiling_iops`
   bool ceiling_at_bound = false;   // the best smooth ceiling is the highest allowed: the curve had not flattened
+  bool sharpness_at_bound = false; // the best k is an end of the searched range
 };
 
 // The knee of one queue-depth curve at one block size: `curve` holds its points deeper than QD1, L1 is the QD1
