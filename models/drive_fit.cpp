@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -103,6 +104,242 @@ IoProfile& profile_of(DriveModel& m, IoOp op, IoPattern pattern) {
 
 std::string percent(double fraction) { return decimal(std::fabs(fraction) * 100.0, 2) + "%"; }
 
+// The knee search: knee_sharpness from kKneeMin to kKneeMax (above it whole queue depths cannot tell the knee
+// from a sharp one; below it the curve would still be rising far past any depth a sweep reaches, at a ceiling
+// no point measured), a smooth ceiling from half to kCeilingSpan times the highest point (noise can put points
+// above the ceiling; a curve still rising at its deepest point puts the ceiling above them, but a ceiling far
+// above every measurement would be an extrapolation the sweep cannot support: the fit warns instead).
+constexpr double kKneeMin = 0.5;
+constexpr double kKneeMax = 32.0;
+constexpr int kKneeGrid = 24; // 4 steps per octave
+constexpr double kCeilingSpan = 2.0;
+constexpr int kCeilingGrid = 24;
+// A smooth knee must beat the sharp one by more than rounding: on data with a corner both fit to ~1e-30.
+constexpr double kTieCost = 1e-12;
+constexpr int kKneeDigits = 3; // significant digits of knee_sharpness in the drive file
+
+double knee_cost(const std::vector<KneePoint>& curve, double l1_s, double ceiling, std::optional<double> k) {
+  double sum = 0;
+  for (const auto& p : curve) {
+    const double e = (knee_curve_iops(p.queue_depth, l1_s, ceiling, k) - p.iops) / p.iops;
+    sum += e * e;
+  }
+  return sum;
+}
+
+struct Minimum {
+  double x = 0;
+  double f = 0;
+};
+
+// The minimum of f over [lo, hi]: the best of grid + 1 evenly spaced points, then a golden-section search
+// between that point's neighbours. Deterministic, and safe on a cost with a few shallow local minima.
+template <class F> Minimum grid_golden(F f, double lo, double hi, int grid, int iterations) {
+  Minimum best{lo, f(lo)};
+  int best_i = 0;
+  for (int i = 1; i <= grid; ++i) {
+    const double x = lo + (hi - lo) * i / grid;
+    const double v = f(x);
+    if (v < best.f) {
+      best = {x, v};
+      best_i = i;
+    }
+  }
+  const double step = (hi - lo) / grid;
+  double a = lo + step * std::max(0, best_i - 1);
+  double b = lo + step * std::min(grid, best_i + 1);
+  const double g = (std::sqrt(5.0) - 1.0) / 2.0;
+  double c = b - g * (b - a), d = a + g * (b - a);
+  double fc = f(c), fd = f(d);
+  for (int i = 0; i < iterations; ++i) {
+    if (fc < fd) {
+      b = d;
+      d = c;
+      fd = fc;
+      c = b - g * (b - a);
+      fc = f(c);
+    } else {
+      a = c;
+      c = d;
+      fc = fd;
+      d = a + g * (b - a);
+      fd = f(d);
+    }
+  }
+  const Minimum inner = fc < fd ? Minimum{c, fc} : Minimum{d, fd};
+  return inner.f < best.f ? inner : best;
+}
+
+// What the direction's points say without a model: the sharp knee's ceilings.
+struct Ceiling {
+  double bw_Bps = 0;
+  const MeasuredPoint* bw_point = nullptr;
+  double iops = 0;
+  const MeasuredPoint* iops_point = nullptr;
+  bool measured = false;
+};
+
+// One profile's queue-depth curve (its points deeper than QD1 at one block size) and its knee.
+struct CurveFit {
+  IoOp op;
+  IoPattern pattern;
+  uint64_t bs_bytes;
+  std::vector<const MeasuredPoint*> points;
+  KneeFit knee;
+};
+
+// Everything fitted from one set of points: what the report describes, and the model that predicts.
+struct Performance {
+  DriveModel model;
+  std::map<IoOp, Ceiling> ceil;
+  std::vector<ProfileFit> lines;
+  std::vector<CurveFit> curves;
+  std::vector<std::string> warnings;
+};
+
+// A profile's queue-depth curve is at the block size with the most points deeper than QD1 (the smaller on a tie):
+// 4 KiB for random and 128 KiB for sequential in aisim's sweeps, whatever block size the device forces.
+std::optional<uint64_t> curve_block_size(const std::vector<const MeasuredPoint*>& pts, IoOp op, IoPattern pattern) {
+  std::map<uint64_t, int> n;
+  for (const auto* p : pts)
+    if (p->op == op && p->pattern == pattern && p->queue_depth > 1)
+      ++n[p->bs_bytes];
+  std::optional<uint64_t> best;
+  int most = 0;
+  for (const auto& [bs, count] : n) {
+    if (count > most) {
+      best = bs;
+      most = count;
+    }
+  }
+  return best;
+}
+
+// Fits L1 lines, ceilings and (when `smooth`) each curve's knee to `pts`, which include read points. The QD1 lines
+// come first and do not depend on the knee, since the smooth knee keeps X(1) = 1 / L1. Then per direction the
+// sequential curve, whose ceiling is the bandwidth, and the random curve, whose ceiling (max_iops) stays under it.
+Performance fit_performance(const std::vector<const MeasuredPoint*>& pts, uint64_t capacity_bytes, bool smooth) {
+  Performance out;
+  auto& ceil = out.ceil;
+  for (IoOp op : {IoOp::read, IoOp::write})
+    ceil[op] = Ceiling{};
+  for (const auto* p : pts) {
+    Ceiling& c = ceil[p->op];
+    c.measured = true;
+    if (p->bw_Bps > c.bw_Bps) {
+      c.bw_Bps = p->bw_Bps;
+      c.bw_point = p;
+    }
+    if (p->pattern == IoPattern::random && p->bs_bytes == kSmallBlock && p->iops > c.iops) {
+      c.iops = p->iops;
+      c.iops_point = p;
+    }
+  }
+
+  for (IoOp op : {IoOp::read, IoOp::write}) {
+    if (!ceil[op].measured)
+      continue;
+    for (IoPattern pattern : {IoPattern::random, IoPattern::sequential}) {
+      ProfileFit f{op, pattern, {}, {}};
+      std::vector<LatencyLinePoint> line_pts;
+      for (const auto* p : pts) {
+        if (p->op == op && p->pattern == pattern && p->queue_depth == 1) {
+          f.points.push_back(p);
+          line_pts.push_back({static_cast<double>(p->bs_bytes), 1.0 / p->iops});
+        }
+      }
+      if (line_pts.empty()) {
+        out.warnings.push_back(std::string("no QD1 ") + to_string(op) + " " + to_string(pattern) +
+                               " points: that profile keeps the drive model's defaults");
+        continue;
+      }
+      f.line = fit_latency_line(line_pts, ceil[op].bw_Bps);
+      for (const auto& w : f.line.warnings)
+        out.warnings.push_back(std::string(to_string(op)) + " " + to_string(pattern) + ": " + w);
+      out.lines.push_back(std::move(f));
+    }
+  }
+
+  // The model as the drive file will describe it: where nothing was fitted, the parser's defaults (the file leaves
+  // those keys out), derived from the bandwidths as the parser derives them; so they are set again whenever a
+  // bandwidth changes.
+  DriveModel& m = out.model;
+  m.capacity = Bytes(static_cast<double>(capacity_bytes));
+  std::map<IoOp, std::optional<double>> random_iops; // a measured or fitted random max_iops
+  for (IoOp op : {IoOp::read, IoOp::write})
+    if (ceil[op].iops_point)
+      random_iops[op] = ceil[op].iops;
+  auto set_bandwidths = [&](double read_Bps, double write_Bps) {
+    m.read_bandwidth = BytesPerSecond(read_Bps);
+    m.write_bandwidth = BytesPerSecond(write_Bps);
+    for (IoOp op : {IoOp::read, IoOp::write}) {
+      for (IoPattern pattern : {IoPattern::random, IoPattern::sequential}) {
+        IoProfile& prof = profile_of(m, op, pattern);
+        const double default_latency_s = op == IoOp::write ? 15e-6 : pattern == IoPattern::random ? 80e-6 : 20e-6;
+        prof.latency = Seconds(default_latency_s);
+        prof.transfer_rate = m.bandwidth(op);
+        for (const auto& f : out.lines) {
+          if (f.op == op && f.pattern == pattern) {
+            prof.latency = Seconds(f.line.latency_s);
+            prof.transfer_rate = BytesPerSecond(f.line.transfer_rate_Bps);
+          }
+        }
+        prof.max_iops = OpsPerSecond(pattern == IoPattern::random && random_iops[op]
+                                         ? *random_iops[op]
+                                         : m.bandwidth(op).value / static_cast<double>(kSmallBlock));
+      }
+    }
+  };
+  const double read_Bps = ceil[IoOp::read].bw_Bps;
+  set_bandwidths(read_Bps, ceil[IoOp::write].measured ? ceil[IoOp::write].bw_Bps : read_Bps);
+  if (!smooth)
+    return out;
+
+  for (IoOp op : {IoOp::read, IoOp::write}) {
+    if (!ceil[op].measured)
+      continue;
+    for (IoPattern pattern : {IoPattern::sequential, IoPattern::random}) {
+      const auto bs = curve_block_size(pts, op, pattern);
+      if (!bs)
+        continue;
+      CurveFit c{op, pattern, *bs, {}, {}};
+      std::vector<KneePoint> curve;
+      for (const auto* p : pts) {
+        if (p->op == op && p->pattern == pattern && p->bs_bytes == *bs && p->queue_depth > 1) {
+          c.points.push_back(p);
+          curve.push_back({static_cast<double>(p->queue_depth), p->iops});
+        }
+      }
+      const Bytes b(static_cast<double>(*bs));
+      const double l1_s = m.qd1_service_time(op, pattern, b).value;
+      // The random ceiling stays under the bandwidth's at its block size; the sequential one is the bandwidth's.
+      const double max_ceiling =
+          pattern == IoPattern::random ? (m.bandwidth(op) / b).value : std::numeric_limits<double>::infinity();
+      c.knee = fit_knee(curve, l1_s, m.max_iops(op, pattern, b), max_ceiling);
+      if (c.knee.sharpness) {
+        profile_of(m, op, pattern).knee_sharpness = c.knee.sharpness;
+        if (pattern == IoPattern::sequential) {
+          const double bw_Bps = c.knee.ceiling_iops * b.value;
+          if (op == IoOp::read)
+            set_bandwidths(bw_Bps, ceil[IoOp::write].measured ? m.write_bandwidth.value : bw_Bps);
+          else
+            set_bandwidths(m.read_bandwidth.value, bw_Bps);
+        } else {
+          random_iops[op] = c.knee.ceiling_iops;
+          profile_of(m, op, pattern).max_iops = OpsPerSecond(c.knee.ceiling_iops);
+        }
+        if (c.knee.ceiling_at_bound)
+          out.warnings.push_back(std::string(to_string(op)) + " " + to_string(pattern) + " " + format_block_size(*bs) +
+                                 ": the queue-depth curve is still rising at its deepest point; its ceiling is "
+                                 "set at the fit's limit (" +
+                                 decimal(kCeilingSpan, 2) + "x the highest point), measure deeper queues");
+      }
+      out.curves.push_back(std::move(c));
+    }
+  }
+  return out;
+}
+
 } // namespace
 
 std::string rate_text(double Bps) { return with_si_prefix(Bps, "B/s"); }
@@ -172,6 +409,43 @@ LatencyLineFit fit_latency_line(const std::vector<LatencyLinePoint>& pts, double
   return out;
 }
 
+KneeFit fit_knee(const std::vector<KneePoint>& curve, double qd1_service_s, double sharp_ceiling_iops,
+                 double max_ceiling_iops) {
+  KneeFit f;
+  f.ceiling_iops = sharp_ceiling_iops;
+  f.sharp_cost = knee_cost(curve, qd1_service_s, sharp_ceiling_iops, std::nullopt);
+  f.cost = f.sharp_cost;
+  if (curve.size() < 2 || !(qd1_service_s > 0))
+    return f;
+  double highest = 0;
+  for (const auto& p : curve)
+    highest = std::max(highest, p.iops);
+  const double qd1_iops = 1.0 / qd1_service_s;
+  const double lo = std::max(qd1_iops, 0.5 * highest);
+  const double hi = std::min(max_ceiling_iops, kCeilingSpan * highest);
+  if (!(highest > qd1_iops) || !(hi > lo))
+    return f;
+  // Searched in logarithms: both span decades, and the relative residuals care about ratios.
+  const double ln_lo = std::log(lo), ln_hi = std::log(hi);
+  auto best_ceiling = [&](double k) {
+    return grid_golden([&](double ln_c) { return knee_cost(curve, qd1_service_s, std::exp(ln_c), k); }, ln_lo, ln_hi,
+                       kCeilingGrid, 60);
+  };
+  const Minimum ln_k = grid_golden([&](double t) { return best_ceiling(std::exp(t)).f; }, std::log(kKneeMin),
+                                   std::log(kKneeMax), kKneeGrid, 40);
+  // The drive file holds k to a few digits; fit the ceiling to that k, so the model is the file's.
+  const double k = std::stod(decimal(std::exp(ln_k.x), kKneeDigits));
+  const Minimum ln_c = best_ceiling(k);
+  if (ln_c.f < f.sharp_cost - kTieCost) {
+    f.sharpness = k;
+    f.ceiling_iops = std::exp(ln_c.x);
+    f.cost = ln_c.f;
+    f.ceiling_at_bound = hi == kCeilingSpan * highest && ln_c.x > ln_hi - 1e-6;
+    f.sharpness_at_bound = k <= kKneeMin || k >= kKneeMax;
+  }
+  return f;
+}
+
 WriteCacheFit fit_write_cache(const WriteCacheRun& run) {
   WriteCacheFit f;
   const auto& b = run.interval_bytes;
@@ -223,134 +497,101 @@ std::optional<DriveFitResult> fit_drive_model(const CalibrationData& d, std::vec
   DriveFitResult out;
   auto warn = [&](const std::string& w) { out.warnings.push_back(w); };
 
-  for (const auto& p : d.points)
+  bool reads = false;
+  for (const auto& p : d.points) {
     if (!(p.iops > 0) || !(p.bw_Bps > 0))
       errors.push_back("point " + p.label() + " completed no I/O");
+    reads = reads || p.op == IoOp::read;
+  }
   if (!errors.empty())
     return std::nullopt;
-
-  // The ceilings: bandwidth per direction, random IOPS at the small block size per direction.
-  struct Ceiling {
-    double bw_Bps = 0;
-    const MeasuredPoint* bw_point = nullptr;
-    double iops = 0;
-    const MeasuredPoint* iops_point = nullptr;
-    bool measured = false;
-  };
-  std::map<IoOp, Ceiling> ceil;
-  for (const auto& p : d.points) {
-    Ceiling& c = ceil[p.op];
-    c.measured = true;
-    if (p.bw_Bps > c.bw_Bps) {
-      c.bw_Bps = p.bw_Bps;
-      c.bw_point = &p;
-    }
-    if (p.pattern == IoPattern::random && p.bs_bytes == kSmallBlock && p.iops > c.iops) {
-      c.iops = p.iops;
-      c.iops_point = &p;
-    }
-  }
-  if (!ceil[IoOp::read].measured) {
+  if (!reads) {
     errors.push_back("no read points: a drive model needs at least the read sweep");
     return std::nullopt;
   }
+  std::vector<const MeasuredPoint*> all;
+  for (const auto& p : d.points)
+    all.push_back(&p);
+  const Performance perf = fit_performance(all, d.capacity_bytes, true);
+  for (const auto& w : perf.warnings)
+    warn(w);
+  const DriveModel& m = perf.model;
+  const std::vector<ProfileFit>& fits = perf.lines;
+  const auto& ceil = perf.ceil;
 
-  // L1 per direction and pattern from the QD1 points.
-  std::vector<ProfileFit> fits;
-  for (IoOp op : {IoOp::read, IoOp::write}) {
-    if (!ceil[op].measured)
-      continue;
-    for (IoPattern pattern : {IoPattern::random, IoPattern::sequential}) {
-      ProfileFit f{op, pattern, {}, {}};
-      std::vector<LatencyLinePoint> pts;
-      for (const auto& p : d.points) {
-        if (p.op == op && p.pattern == pattern && p.queue_depth == 1) {
-          f.points.push_back(&p);
-          pts.push_back({static_cast<double>(p.bs_bytes), 1.0 / p.iops});
-        }
-      }
-      if (pts.empty()) {
-        warn(std::string("no QD1 ") + to_string(op) + " " + to_string(pattern) +
-             " points: that profile keeps the drive model's defaults");
-        continue;
-      }
-      f.line = fit_latency_line(pts, ceil[op].bw_Bps);
-      for (const auto& w : f.line.warnings)
-        warn(std::string(to_string(op)) + " " + to_string(pattern) + ": " + w);
-      fits.push_back(std::move(f));
-    }
-  }
-
-  // The model as fitted, to predict every measured point.
-  DriveModel m;
-  m.capacity = Bytes(static_cast<double>(d.capacity_bytes));
-  m.read_bandwidth = BytesPerSecond(ceil[IoOp::read].bw_Bps);
-  m.write_bandwidth = BytesPerSecond(ceil[IoOp::write].measured ? ceil[IoOp::write].bw_Bps : ceil[IoOp::read].bw_Bps);
-  for (IoOp op : {IoOp::read, IoOp::write}) {
-    for (IoPattern pattern : {IoPattern::random, IoPattern::sequential}) {
-      IoProfile& prof = profile_of(m, op, pattern);
-      // The drive model parser's defaults, for a profile without QD1 points (it keeps them in the file too).
-      const double default_latency_s = op == IoOp::write ? 15e-6 : pattern == IoPattern::random ? 80e-6 : 20e-6;
-      prof = IoProfile{Seconds(default_latency_s), m.bandwidth(op),
-                       OpsPerSecond(m.bandwidth(op).value / static_cast<double>(kSmallBlock))};
-    }
-  }
-  for (const auto& f : fits) {
-    IoProfile& prof = profile_of(m, f.op, f.pattern);
-    prof.latency = Seconds(f.line.latency_s);
-    prof.transfer_rate = BytesPerSecond(f.line.transfer_rate_Bps);
-  }
-  for (IoOp op : {IoOp::read, IoOp::write})
-    if (ceil[op].iops_point)
-      profile_of(m, op, IoPattern::random).max_iops = OpsPerSecond(ceil[op].iops);
-
-  // Predictions at every point; the ones no parameter came from are the held-out check.
+  // Predictions at every point. QD1 points made the L1 lines; every deeper point is held out: predicted by the
+  // same fit run without it, and by the sharp knee fitted likewise, for comparison.
   Json predictions = Json::array();
-  double held_max = 0, held_sum = 0;
+  double held_max = 0, held_sum = 0, sharp_max = 0, sharp_sum = 0, in_max = 0;
   size_t held_n = 0;
-  for (const auto& p : d.points) {
-    const double model = m.iops(p.op, p.pattern, Bytes(static_cast<double>(p.bs_bytes)), p.queue_depth);
+  for (size_t i = 0; i < d.points.size(); ++i) {
+    const MeasuredPoint& p = d.points[i];
+    const Bytes bs(static_cast<double>(p.bs_bytes));
+    const double model = m.iops(p.op, p.pattern, bs, p.queue_depth);
     const double err = (model - p.iops) / p.iops;
-    std::string role = "held_out";
-    if (p.queue_depth == 1)
-      role = "fit_l1";
-    else if (&p == ceil[p.op].bw_point || &p == ceil[p.op].iops_point)
-      role = "ceiling";
-    if (role == "held_out") {
-      held_max = std::max(held_max, std::fabs(err));
-      held_sum += std::fabs(err);
-      ++held_n;
+    if (p.queue_depth == 1) {
+      predictions.push_back(
+          {{"point", p.label()}, {"measured_iops", p.iops}, {"model_iops", model}, {"error", err}, {"role", "fit_l1"}});
+      continue;
     }
-    predictions.push_back(
-        {{"point", p.label()}, {"measured_iops", p.iops}, {"model_iops", model}, {"error", err}, {"role", role}});
+    std::vector<const MeasuredPoint*> rest;
+    for (size_t j = 0; j < d.points.size(); ++j)
+      if (j != i)
+        rest.push_back(&d.points[j]);
+    const double held = fit_performance(rest, d.capacity_bytes, true).model.iops(p.op, p.pattern, bs, p.queue_depth);
+    const double sharp = fit_performance(rest, d.capacity_bytes, false).model.iops(p.op, p.pattern, bs, p.queue_depth);
+    const double held_err = (held - p.iops) / p.iops;
+    const double sharp_err = (sharp - p.iops) / p.iops;
+    held_max = std::max(held_max, std::fabs(held_err));
+    held_sum += std::fabs(held_err);
+    sharp_max = std::max(sharp_max, std::fabs(sharp_err));
+    sharp_sum += std::fabs(sharp_err);
+    in_max = std::max(in_max, std::fabs(err));
+    ++held_n;
+    predictions.push_back({{"point", p.label()},
+                           {"measured_iops", p.iops},
+                           {"model_iops", held},
+                           {"error", held_err},
+                           {"role", "held_out"},
+                           {"in_sample_model_iops", model},
+                           {"in_sample_error", err},
+                           {"sharp_knee_model_iops", sharp},
+                           {"sharp_knee_error", sharp_err}});
   }
+  const double held_n_d = static_cast<double>(held_n);
 
-  // Knees: the model's N* and the first measured depth within 10% of the highest throughput.
+  // Knees: each curve's fitted shape, the model's depths for the corner and for 90% of the ceiling, and the first
+  // measured depth within 10% of the highest throughput.
   Json knees = Json::object();
-  for (IoOp op : {IoOp::read, IoOp::write}) {
-    for (auto [pattern, bs] :
-         {std::pair{IoPattern::random, kSmallBlock}, std::pair{IoPattern::sequential, kSeqBlock}}) {
-      std::vector<const MeasuredPoint*> curve;
-      for (const auto& p : d.points)
-        if (p.op == op && p.pattern == pattern && p.bs_bytes == bs)
-          curve.push_back(&p);
-      if (curve.size() < 2)
-        continue;
-      std::sort(curve.begin(), curve.end(), [](auto* a, auto* b) { return a->queue_depth < b->queue_depth; });
-      double best = 0;
-      for (auto* p : curve)
-        best = std::max(best, p->iops);
-      unsigned measured_knee = curve.back()->queue_depth;
-      for (auto* p : curve) {
-        if (p->iops >= kKneeFraction * best) {
-          measured_knee = p->queue_depth;
-          break;
-        }
+  for (const auto& c : perf.curves) {
+    std::vector<const MeasuredPoint*> curve;
+    for (const auto& p : d.points)
+      if (p.op == c.op && p.pattern == c.pattern && p.bs_bytes == c.bs_bytes)
+        curve.push_back(&p);
+    std::sort(curve.begin(), curve.end(), [](auto* a, auto* b) { return a->queue_depth < b->queue_depth; });
+    double best = 0;
+    for (auto* p : curve)
+      best = std::max(best, p->iops);
+    unsigned measured_knee = curve.back()->queue_depth;
+    for (auto* p : curve) {
+      if (p->iops >= kKneeFraction * best) {
+        measured_knee = p->queue_depth;
+        break;
       }
-      knees[std::string(to_string(op)) + "_" + to_string(pattern) + "_" + format_block_size(bs)] = {
-          {"model_qd", m.knee_queue_depth(op, pattern, Bytes(static_cast<double>(bs)))},
-          {"measured_qd_90pct", measured_knee}};
     }
+    const Bytes bs(static_cast<double>(c.bs_bytes));
+    const double n = static_cast<double>(c.points.size());
+    knees[std::string(to_string(c.op)) + "_" + to_string(c.pattern) + "_" + format_block_size(c.bs_bytes)] = {
+        {"knee_sharpness", c.knee.sharpness ? Json(*c.knee.sharpness) : Json(nullptr)},
+        {"ceiling_iops", m.max_iops(c.op, c.pattern, bs)},
+        {"model_qd", m.knee_queue_depth(c.op, c.pattern, bs)},
+        {"model_qd_90pct", m.saturation_queue_depth(c.op, c.pattern, bs, kKneeFraction)},
+        {"measured_qd_90pct", measured_knee},
+        {"points", c.points.size()},
+        {"rms_relative_residual", std::sqrt(c.knee.cost / n)},
+        {"sharp_knee_rms_relative_residual", std::sqrt(c.knee.sharp_cost / n)},
+        {"ceiling_at_fit_limit", c.knee.ceiling_at_bound},
+        {"knee_sharpness_at_fit_limit", c.knee.sharpness_at_bound}};
   }
 
   // Latency distribution: 4 KiB random reads at QD1.
@@ -377,15 +618,19 @@ std::optional<DriveFitResult> fit_drive_model(const CalibrationData& d, std::vec
   drive["write_bandwidth"] = rate_text(m.write_bandwidth.value);
   drive["price"] = "$0";
   for (IoOp op : {IoOp::read, IoOp::write}) {
-    if (!ceil[op].measured)
+    if (!ceil.at(op).measured)
       continue;
     Json dir = Json::object();
     for (const auto& f : fits) {
       if (f.op != op)
         continue;
+      const IoProfile& fitted = m.profile(op, f.pattern);
       Json prof{{"latency", duration_text(f.line.latency_s)}, {"transfer_rate", rate_text(f.line.transfer_rate_Bps)}};
-      if (f.pattern == IoPattern::random && ceil[op].iops_point)
-        prof["max_iops"] = iops_text(ceil[op].iops);
+      // A sequential profile's ceiling is the bandwidth's (the parser's default max_iops never binds above 4 KiB).
+      if (f.pattern == IoPattern::random && (ceil.at(op).iops_point || fitted.knee_sharpness))
+        prof["max_iops"] = iops_text(fitted.max_iops.value);
+      if (fitted.knee_sharpness)
+        prof["knee_sharpness"] = *fitted.knee_sharpness;
       dir[to_string(f.pattern)] = prof;
     }
     drive[to_string(op)] = dir;
@@ -413,6 +658,28 @@ std::optional<DriveFitResult> fit_drive_model(const CalibrationData& d, std::vec
   for (const auto& p : d.points)
     spread_max = std::max(spread_max, p.spread());
 
+  // How each ceiling and knee came about.
+  std::string knee_text;
+  for (IoOp op : {IoOp::read, IoOp::write}) {
+    if (!ceil.at(op).measured)
+      continue;
+    for (IoPattern pattern : {IoPattern::random, IoPattern::sequential}) {
+      const std::string ceiling = pattern == IoPattern::random ? "max_iops" : std::string(to_string(op)) + "_bandwidth";
+      const CurveFit* curve = nullptr;
+      for (const auto& c : perf.curves)
+        if (c.op == op && c.pattern == pattern)
+          curve = &c;
+      std::string t = std::string(to_string(op)) + " " + to_string(pattern) + ": ";
+      if (curve && curve->knee.sharpness)
+        t += "knee_sharpness " + decimal(*curve->knee.sharpness, kKneeDigits) + " and " + ceiling +
+             " by least squares on the " + format_block_size(curve->bs_bytes) + " queue-depth sweep";
+      else if (pattern == IoPattern::random)
+        t += ceil.at(op).iops_point ? "sharp knee, max_iops = the highest 4 KiB random IOPS" : "no max_iops measured";
+      else
+        t += "sharp knee, " + ceiling + " = the highest throughput measured";
+      knee_text += (knee_text.empty() ? "" : "; ") + t;
+    }
+  }
   std::string source = "Measured by aisim calibrate " + d.aisim_version + (d.quick ? " (quick sweep)" : "") + " on " +
                        d.measured_at + ": " + d.target_kind + " " + d.target_path + " (" +
                        format_bytes(Bytes(static_cast<double>(d.target_size_bytes))) + ") on " + device_label +
@@ -420,12 +687,12 @@ std::optional<DriveFitResult> fit_drive_model(const CalibrationData& d, std::vec
                        std::to_string(d.points.size()) +
                        " points. Fitted: L1(bs) = latency + bs / transfer_rate by "
                        "weighted least squares on the QD1 block-size sweeps (R^2 " +
-                       r2_text +
-                       "); max_iops = the "
-                       "highest 4 KiB random IOPS over queue depths; bandwidths = the highest throughput measured";
+                       r2_text + "). Knees (" + knee_text + ")";
   if (held_n)
-    source += "; the model predicts the other " + std::to_string(held_n) + " sweep points within " + percent(held_max) +
-              " (mean " + percent(held_sum / static_cast<double>(held_n)) + ")";
+    source += ". Each of the other " + std::to_string(held_n) +
+              " sweep points, left out of the fit in turn, is predicted within " + percent(held_max) + " (mean " +
+              percent(held_sum / held_n_d) + "; with the sharp knee within " + percent(sharp_max) + ", mean " +
+              percent(sharp_sum / held_n_d) + ")";
   source += ". Repeats differ by up to " + percent(spread_max) + " in IOPS.";
   if (cache)
     source += cache->cliff_found
@@ -434,7 +701,7 @@ std::optional<DriveFitResult> fit_drive_model(const CalibrationData& d, std::vec
                         format_bytes(Bytes(cache->cache_bytes)) + "."
                   : " Write cache: no cliff within " + format_bytes(Bytes(cache->written_bytes)) +
                         " written sequentially (a cache larger than that, or none).";
-  if (!ceil[IoOp::write].measured)
+  if (!ceil.at(IoOp::write).measured)
     source += " Writes not measured (run with --write): write_bandwidth is a placeholder equal to read_bandwidth "
               "and the write profiles are aisim's defaults.";
   source += " Not measured: power (aisim defaults), price ($0), afr (default).";
@@ -448,27 +715,34 @@ std::optional<DriveFitResult> fit_drive_model(const CalibrationData& d, std::vec
       ordered[k] = v;
   out.drive = std::move(ordered);
 
-  if (!ceil[IoOp::write].measured)
+  if (!ceil.at(IoOp::write).measured)
     warn("writes were not measured: write_bandwidth is a placeholder equal to read_bandwidth");
   if (spread_max > 0.1)
     warn("repeats of one point differ by up to " + percent(spread_max) +
          " in IOPS: the device or the machine is noisy" +
          (d.quick ? "; prefer a full run to --quick" : "; the fitted figures carry that uncertainty"));
   if (held_n && held_max > 0.1)
-    warn("the model misses some held-out sweep points by more than 10% (worst " + percent(held_max) +
-         "): the drive bends into its ceiling more gradually than min(N / L1, Xmax)");
+    warn("the model misses some held-out sweep points by more than 10% (worst " + percent(held_max) + ", mean " +
+         percent(held_sum / held_n_d) + ")" +
+         (spread_max > 0.1 ? "; with repeats " + percent(spread_max) + " apart, part of that is the device's noise"
+                           : ""));
 
   Json profiles = Json::array();
   for (const auto& f : fits)
     profiles.push_back(profile_json(f));
   Json ceilings = Json::object();
   for (IoOp op : {IoOp::read, IoOp::write}) {
-    if (!ceil[op].measured)
+    const Ceiling& measured = ceil.at(op);
+    if (!measured.measured)
       continue;
-    Json c{{"bandwidth_Bps", ceil[op].bw_Bps}, {"bandwidth_point", ceil[op].bw_point->label()}};
-    if (ceil[op].iops_point) {
-      c["random_max_iops"] = ceil[op].iops;
-      c["random_max_iops_point"] = ceil[op].iops_point->label();
+    // The model's ceilings (fitted with a smooth knee, else the highest measured) and the highest measured.
+    Json c{{"bandwidth_Bps", m.bandwidth(op).value},
+           {"highest_measured_Bps", measured.bw_Bps},
+           {"bandwidth_point", measured.bw_point->label()}};
+    if (measured.iops_point || m.profile(op, IoPattern::random).knee_sharpness) {
+      c["random_max_iops"] = m.profile(op, IoPattern::random).max_iops.value;
+      c["highest_measured_random_iops"] = measured.iops;
+      c["random_max_iops_point"] = measured.iops_point ? Json(measured.iops_point->label()) : Json(nullptr);
     }
     ceilings[to_string(op)] = c;
   }
@@ -481,9 +755,13 @@ std::optional<DriveFitResult> fit_drive_model(const CalibrationData& d, std::vec
               {"predictions", predictions},
               {"fit_quality",
                {{"l1_r2_min", fits.empty() ? Json(nullptr) : Json(r2_min)},
+                {"held_out_method", "leave-one-out: each point deeper than QD1 predicted by the fit without it"},
                 {"held_out_points", held_n},
                 {"held_out_max_abs_error", held_n ? Json(held_max) : Json(nullptr)},
-                {"held_out_mean_abs_error", held_n ? Json(held_sum / static_cast<double>(held_n)) : Json(nullptr)},
+                {"held_out_mean_abs_error", held_n ? Json(held_sum / held_n_d) : Json(nullptr)},
+                {"sharp_knee_held_out_max_abs_error", held_n ? Json(sharp_max) : Json(nullptr)},
+                {"sharp_knee_held_out_mean_abs_error", held_n ? Json(sharp_sum / held_n_d) : Json(nullptr)},
+                {"in_sample_max_abs_error", held_n ? Json(in_max) : Json(nullptr)},
                 {"repeat_spread_max", spread_max}}}};
   report["latency_percentiles_ns"] =
       lat_point ? Json{{"point", lat_point->label()}, {"clat_ns", lat_point->clat.fio_json()}} : Json(nullptr);

@@ -4,6 +4,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <utility>
 
 namespace aisim::models {
@@ -70,10 +71,28 @@ std::optional<IoProfile> parse_profile(ObjectReader& dir, const std::string& key
   if (bw_Bps)
     iops_default = exact_text(*bw_Bps / kDatasheetBlock_B, "IOPS", Dimension::ops_per_second);
   auto iops = derived_quantity(*o, "max_iops", Dimension::ops_per_second, iops_default);
+  // Optional and without a default: absent is the sharp knee, which no number stands for, and a datasheet gives
+  // no curve to take one from.
+  std::optional<double> sharpness;
+  bool sharpness_ok = true;
+  if (o->has("knee_sharpness")) {
+    sharpness = o->number("knee_sharpness", std::nullopt, 0.0, kMaxKneeSharpness);
+    if (sharpness && !(*sharpness > 0)) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%g", kMaxKneeSharpness);
+      o->get_diagnostics().error(o->child_pointer("knee_sharpness"),
+                                 "must be greater than zero (expected a number above 0 and at most " +
+                                     std::string(buf) + ", got 0)");
+      sharpness.reset();
+    }
+    sharpness_ok = sharpness.has_value();
+  } else {
+    o->accept("knee_sharpness");
+  }
   o->finish();
-  if (!latency || !transfer || !iops)
+  if (!latency || !transfer || !iops || !sharpness_ok)
     return std::nullopt;
-  return IoProfile{Seconds(*latency), BytesPerSecond(*transfer), OpsPerSecond(*iops)};
+  return IoProfile{Seconds(*latency), BytesPerSecond(*transfer), OpsPerSecond(*iops), sharpness};
 }
 
 struct Profiles {
@@ -218,6 +237,33 @@ std::optional<DriveModel> parse(ObjectReader& r, const std::string& name, Diagno
 
 } // namespace
 
+double knee_curve_iops(double queue_depth, double qd1_service_s, double max_iops, std::optional<double> sharpness) {
+  if (!(queue_depth > 0))
+    return 0.0;
+  // Exactly the sharp knee's arithmetic when no sharpness is given, so models without the key are unchanged.
+  const double linear = queue_depth / qd1_service_s;
+  if (!sharpness || queue_depth <= 1 || 1.0 / qd1_service_s >= max_iops)
+    return std::min(linear, max_iops);
+  // X^-k = linear^-k + Xmax^-k (1 - N^-k), scaled by the smaller asymptote so every power has a base of at most 1
+  // and none overflows for any k > 0. The sum is at least 1 (since 1 / L1 < Xmax); the min only guards rounding.
+  const double k = *sharpness;
+  const double lo = std::min(linear, max_iops);
+  const double sum = std::pow(lo / linear, k) + std::pow(lo / max_iops, k) * (1.0 - std::pow(queue_depth, -k));
+  return std::min(lo, lo * std::pow(sum, -1.0 / k));
+}
+
+double knee_curve_depth(double fraction, double qd1_service_s, double max_iops, std::optional<double> sharpness) {
+  const double qd1_iops = 1.0 / qd1_service_s;
+  const double target = fraction * max_iops;
+  // Reached with at most one I/O outstanding, where the curve is the straight N / L1 whatever the knee.
+  if (!sharpness || target <= qd1_iops)
+    return target * qd1_service_s;
+  // N^-k = (fraction^-k - 1) / (R^k - 1) with R = Xmax L1 = N*, written with R^-k so that nothing overflows.
+  const double k = *sharpness;
+  const double r = max_iops * qd1_service_s;
+  return r * std::pow((1.0 - std::pow(r, -k)) / (std::pow(fraction, -k) - 1.0), 1.0 / k);
+}
+
 const IoProfile& DriveModel::profile(IoOp op, IoPattern pattern) const {
   if (op == IoOp::read)
     return pattern == IoPattern::random ? read_random : read_sequential;
@@ -241,9 +287,8 @@ double DriveModel::max_iops(IoOp op, IoPattern pattern, Bytes bs, DriveState sta
 }
 
 double DriveModel::iops(IoOp op, IoPattern pattern, Bytes bs, double queue_depth, DriveState state) const {
-  if (!(queue_depth > 0))
-    return 0.0;
-  return std::min(queue_depth / qd1_service_time(op, pattern, bs).value, max_iops(op, pattern, bs, state));
+  return knee_curve_iops(queue_depth, qd1_service_time(op, pattern, bs).value, max_iops(op, pattern, bs, state),
+                         profile(op, pattern).knee_sharpness);
 }
 
 BytesPerSecond DriveModel::throughput(IoOp op, IoPattern pattern, Bytes bs, double queue_depth,
@@ -253,6 +298,12 @@ BytesPerSecond DriveModel::throughput(IoOp op, IoPattern pattern, Bytes bs, doub
 
 double DriveModel::knee_queue_depth(IoOp op, IoPattern pattern, Bytes bs, DriveState state) const {
   return max_iops(op, pattern, bs, state) * qd1_service_time(op, pattern, bs).value;
+}
+
+double DriveModel::saturation_queue_depth(IoOp op, IoPattern pattern, Bytes bs, double fraction,
+                                          DriveState state) const {
+  return knee_curve_depth(fraction, qd1_service_time(op, pattern, bs).value, max_iops(op, pattern, bs, state),
+                          profile(op, pattern).knee_sharpness);
 }
 
 Seconds DriveModel::sequential_write_time(Bytes size) const {

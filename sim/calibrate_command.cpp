@@ -147,10 +147,19 @@ int fit_and_write(const models::CalibrationData& data, const std::string& out, c
   for (const char* op : {"read", "write"}) {
     if (!d.contains(op))
       continue;
-    for (const auto& [pattern, prof] : d[op].items())
+    for (const auto& [pattern, prof] : d[op].items()) {
+      std::string extra;
+      if (prof.contains("max_iops"))
+        extra = "max_iops " + prof["max_iops"].get<std::string>();
+      if (prof.contains("knee_sharpness")) {
+        char k[32];
+        std::snprintf(k, sizeof k, "%g", prof["knee_sharpness"].get<double>());
+        extra += std::string(extra.empty() ? "" : "  ") + "knee_sharpness " + k;
+      }
       std::printf("  %-5s %-10s latency %-12s transfer_rate %-14s %s\n", op, pattern.c_str(),
                   prof["latency"].get<std::string>().c_str(), prof["transfer_rate"].get<std::string>().c_str(),
-                  prof.contains("max_iops") ? ("max_iops " + prof["max_iops"].get<std::string>()).c_str() : "");
+                  extra.c_str());
+    }
   }
   if (const Json& wc = fit->report["write_cache"]; wc.is_object()) {
     if (wc["cliff_found"].get<bool>())
@@ -171,10 +180,12 @@ int fit_and_write(const models::CalibrationData& data, const std::string& out, c
   const Json& q = fit->report["fit_quality"];
   if (q["l1_r2_min"].is_number())
     std::printf("  fit: L1 R^2 >= %.4f;", q["l1_r2_min"].get<double>());
-  std::printf(" held-out points: %s", q["held_out_points"].dump().c_str());
+  std::printf(" held-out points (each left out of the fit in turn): %s", q["held_out_points"].dump().c_str());
   if (!q["held_out_max_abs_error"].is_null())
-    std::printf(", worst error %.1f%%, mean %.1f%%", q["held_out_max_abs_error"].get<double>() * 100.0,
-                q["held_out_mean_abs_error"].get<double>() * 100.0);
+    std::printf(", worst error %.1f%%, mean %.1f%% (sharp knee: %.1f%%, %.1f%%)",
+                q["held_out_max_abs_error"].get<double>() * 100.0, q["held_out_mean_abs_error"].get<double>() * 100.0,
+                q["sharp_knee_held_out_max_abs_error"].get<double>() * 100.0,
+                q["sharp_knee_held_out_mean_abs_error"].get<double>() * 100.0);
   std::printf("; repeat spread up to %.1f%%\n", q["repeat_spread_max"].get<double>() * 100.0);
   for (const auto& w : fit->warnings)
     std::printf("  warning: %s\n", w.c_str());

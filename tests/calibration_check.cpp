@@ -101,6 +101,21 @@ int main(int argc, char** argv) {
   check(fit.value("format", "") == "aisim.drive-fit/v1", "fit report format");
   check(fit["fit_quality"]["l1_r2_min"].is_number(), "fit quality: L1 R^2");
   check(fit["fit_quality"]["held_out_points"].get<int>() > 0, "fit quality: held-out points");
+  check(fit["fit_quality"]["held_out_max_abs_error"].is_number() &&
+            fit["fit_quality"]["sharp_knee_held_out_max_abs_error"].is_number(),
+        "fit quality: held-out errors of the fitted and of the sharp knee");
+  // A knee per queue-depth curve (random and sequential reads at least), each with its sharpness or null.
+  check(fit["knees"].is_object() && fit["knees"].size() >= 2, "a knee per queue-depth curve");
+  for (const auto& [name, knee] : fit["knees"].items()) {
+    check(knee.contains("knee_sharpness") && (knee["knee_sharpness"].is_null() || knee["knee_sharpness"].is_number()),
+          "knee " + name + ": knee_sharpness is a number or null");
+    check(knee.value("ceiling_iops", 0.0) > 0, "knee " + name + ": ceiling_iops > 0");
+  }
+  // Every point deeper than QD1 is held out, with the sharp knee's prediction beside the fitted one.
+  for (const auto& p : fit["predictions"])
+    if (p.value("role", "") == "held_out")
+      check(p.contains("in_sample_error") && p.contains("sharp_knee_error"),
+            p.value("point", "?") + ": held-out prediction with in-sample and sharp-knee errors");
   check(fit["predictions"].is_array() && !fit["predictions"].empty(), "predictions");
   check(fit["profiles"].is_array() && fit["profiles"].size() == (wrote ? 4u : 2u), "one L1 fit per profile");
 

@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -67,6 +68,64 @@ TEST_CASE("Little's law: QD1 is 1/L1, a deep queue is the ceiling, the knee join
   CHECK(d.iops(IoOp::read, IoPattern::random, bs, 0) == 0.0);
   CHECK(d.iops(IoOp::read, IoPattern::random, bs, -3) == 0.0);
   CHECK(d.throughput(IoOp::read, IoPattern::random, bs, 0).value == 0.0);
+}
+
+TEST_CASE("the smooth knee keeps QD1 and the ceiling, bends in between, and sharpens into the min", "[drive]") {
+  Json doc = minimal();
+  doc["read"]["random"] = {{"latency", "80us"}, {"transfer_rate", "4GB/s"}, {"max_iops", "1MIOPS"}};
+  const DriveModel sharp = parsed(doc);
+  doc["read"]["random"]["knee_sharpness"] = 2;
+  const DriveModel smooth = parsed(doc);
+  REQUIRE(smooth.read_random.knee_sharpness == 2.0);
+  const Bytes bs(4 * KiB);
+  const double l1_s = sharp.qd1_service_time(IoOp::read, IoPattern::random, bs).value; // 80us + 4096 B / 4 GB/s
+  CHECK(l1_s == Approx(80e-6 + 4096.0 / 4e9));
+  const double xmax = sharp.max_iops(IoOp::read, IoPattern::random, bs);         // 1M
+  const double knee = sharp.knee_queue_depth(IoOp::read, IoPattern::random, bs); // ~81
+
+  // Without the key the curve is exactly min(N / L1, Xmax), bit for bit as before the key existed.
+  for (double n : {0.3, 1.0, 2.0, 10.0, knee, 100.0, 1e4})
+    CHECK(sharp.iops(IoOp::read, IoPattern::random, bs, n) == std::min(n / l1_s, xmax));
+  CHECK(knee_curve_iops(7.0, l1_s, xmax, std::nullopt) == std::min(7.0 / l1_s, xmax));
+
+  // One I/O alone still takes L1, and at most one outstanding is the straight line: the knee bends only deeper.
+  CHECK(smooth.iops(IoOp::read, IoPattern::random, bs, 1) == Approx(1 / l1_s).epsilon(1e-12));
+  CHECK(smooth.iops(IoOp::read, IoPattern::random, bs, 0.4) == Approx(0.4 / l1_s).epsilon(1e-12));
+  CHECK(smooth.iops(IoOp::read, IoPattern::random, bs, 0) == 0.0);
+  // (X / Xmax)^-2 = (N / N0)^-2 + 1 with N0 = N* (1 - (1/N*)^2)^(1/2): at the corner about 71% of the ceiling.
+  const double n0 = knee * std::sqrt(1 - 1 / (knee * knee));
+  for (double n : {2.0, 10.0, knee, 300.0}) {
+    INFO("N = " << n);
+    const double expected = xmax / std::sqrt(1 + (n0 / n) * (n0 / n));
+    CHECK(smooth.iops(IoOp::read, IoPattern::random, bs, n) == Approx(expected).epsilon(1e-9));
+    CHECK(smooth.iops(IoOp::read, IoPattern::random, bs, n) < sharp.iops(IoOp::read, IoPattern::random, bs, n));
+  }
+  CHECK(smooth.iops(IoOp::read, IoPattern::random, bs, 1e7) == Approx(xmax).epsilon(1e-6));
+  // Monotone in depth; the other profiles keep their sharp knee.
+  double last = 0;
+  for (double n = 1; n < 5000; n *= 1.3) {
+    const double x = smooth.iops(IoOp::read, IoPattern::random, bs, n);
+    CHECK(x > last);
+    last = x;
+  }
+  CHECK(smooth.iops(IoOp::read, IoPattern::sequential, bs, 3) == sharp.iops(IoOp::read, IoPattern::sequential, bs, 3));
+
+  // The depth at 90% of the ceiling: 0.9 N* for the sharp knee, deeper for the smooth one, and on the curve.
+  CHECK(sharp.saturation_queue_depth(IoOp::read, IoPattern::random, bs, 0.9) == Approx(0.9 * knee));
+  const double n90 = smooth.saturation_queue_depth(IoOp::read, IoPattern::random, bs, 0.9);
+  CHECK(n90 > knee);
+  CHECK(smooth.iops(IoOp::read, IoPattern::random, bs, n90) == Approx(0.9 * xmax).epsilon(1e-9));
+
+  // A large k is the sharp knee at whole depths, away from the corner itself; no power overflows.
+  for (double n : {1.0, 2.0, 40.0, 120.0, 1e5})
+    CHECK(knee_curve_iops(n, l1_s, xmax, 100.0) == Approx(std::min(n / l1_s, xmax)).epsilon(1e-6));
+  CHECK(knee_curve_iops(knee, l1_s, xmax, 100.0) == Approx(xmax * std::pow(0.5, 0.01)).epsilon(1e-3));
+  // A QD1 rate at the ceiling already leaves nothing to bend: flat from one I/O on.
+  CHECK(knee_curve_iops(5, 1 / 2e6, xmax, 2.0) == xmax);
+  CHECK(knee_curve_iops(0.25, 1 / 2e6, xmax, 2.0) == Approx(0.5e6));
+  // A tiny k bends so early that depths above one sit at the ceiling, but nothing becomes infinite or NaN.
+  CHECK(std::isfinite(knee_curve_iops(4, l1_s, xmax, 1e-3)));
+  CHECK(knee_curve_iops(4, l1_s, xmax, 1e-3) <= xmax);
 }
 
 TEST_CASE("small blocks hit the IOPS ceiling, large ones the bandwidth", "[drive]") {
@@ -155,6 +214,10 @@ TEST_CASE("a drive given only capacity, bandwidth and price gets documented defa
   CHECK(r["steady_state_write_factor"] == 1.0);
   CHECK(r["afr"] == 0.0044);
   CHECK_FALSE(r.contains("latency_percentiles"));
+  // No knee_sharpness means the sharp knee, and none is written: no number stands for it.
+  CHECK_FALSE(d.read_random.knee_sharpness.has_value());
+  CHECK_FALSE(d.write_sequential.knee_sharpness.has_value());
+  CHECK_FALSE(r["read"]["random"].contains("knee_sharpness"));
   // Parsing the resolved document again gives the same model.
   const DriveModel again = parsed(p.resolved);
   CHECK(again.read_random.max_iops.value == d.read_random.max_iops.value);
@@ -212,7 +275,7 @@ TEST_CASE("drive model errors point at the key and say why", "[drive]") {
     // As elsewhere in the scenario, unknown keys fail the document, not the model read from the known ones.
     CHECK(parse(doc).errors ==
           "d.json:/drives/d/read/random/latncy: unknown key, did you mean \"latency\"? (expected one of \"latency\", "
-          "\"transfer_rate\" or \"max_iops\")\n"
+          "\"transfer_rate\", \"max_iops\" or \"knee_sharpness\")\n"
           "d.json:/drives/d/write/sequentail: unknown key, did you mean \"sequential\"? (expected one of \"random\" or "
           "\"sequential\")\n"
           "d.json:/drives/d/wrte_cache: unknown key, did you mean \"write_cache\"? (expected one of \"format\", "
@@ -242,6 +305,20 @@ TEST_CASE("drive model errors point at the key and say why", "[drive]") {
     doc["steady_state_write_factor"] = 1.5;
     CHECK(errors_of(doc) == "d.json:/drives/d/steady_state_write_factor: out of range (expected a number from 0 to 1, "
                             "got 1.5)\n");
+  }
+  SECTION("knee_sharpness is a number above zero and at most 100") {
+    doc["read"]["random"]["knee_sharpness"] = 0;
+    CHECK(errors_of(doc) == "d.json:/drives/d/read/random/knee_sharpness: must be greater than zero (expected a "
+                            "number above 0 and at most 100, got 0)\n");
+    doc["read"]["random"]["knee_sharpness"] = -2;
+    CHECK(errors_of(doc) == "d.json:/drives/d/read/random/knee_sharpness: out of range (expected a number from 0 to "
+                            "100, got -2)\n");
+    doc["read"]["random"]["knee_sharpness"] = 250;
+    CHECK(errors_of(doc) == "d.json:/drives/d/read/random/knee_sharpness: out of range (expected a number from 0 to "
+                            "100, got 250)\n");
+    doc["read"]["random"]["knee_sharpness"] = "2";
+    CHECK(errors_of(doc) == "d.json:/drives/d/read/random/knee_sharpness: wrong type (expected a number from 0 to "
+                            "100, got \"2\")\n");
   }
   SECTION("percentiles in order") {
     doc["latency_percentiles"] = {{"p50", "75us"}, {"p99", "50us"}};
