@@ -1,5 +1,7 @@
 #include "inference_parser.hpp"
 
+#include "workload_parser.hpp"
+
 namespace aisim::models {
 
 std::optional<InferenceSpec> parse_inference(ObjectReader& w, const Scenario& sc,
@@ -21,17 +23,7 @@ std::optional<InferenceSpec> parse_inference(ObjectReader& w, const Scenario& sc
 
   // The model: its size given, or parameters x bytes per parameter (BF16 weights: 2), where production lives.
   if (auto m = w.object("model", true)) {
-    std::optional<double> size;
-    if (m->has("size") || !m->has("parameters")) {
-      size = m->quantity("size", Dimension::bytes, nullptr);
-      m->accept("parameters");
-      m->accept("bytes_per_parameter");
-    } else {
-      auto params = m->number("parameters", std::nullopt, 1.0, 1e15);
-      auto bpp = m->number("bytes_per_parameter", 2.0, 0.1, 64.0);
-      if (params && bpp)
-        size = *params * *bpp;
-    }
+    auto size = parse_model_bytes(*m, 2.0, "a model");
     const std::string& placed = sc.policies.place(DataClass::production_model);
     auto where = !m->has("storage") && !placed.empty() ? m->text("storage", placed.c_str())
                                                        : m->reference("storage", storage_names, what);

@@ -176,6 +176,8 @@ struct Scenario {
   BytesPerSecond storage_bandwidth(const NodeGroup& g) const;
   int storage_ports(const NodeGroup& g) const;
   const StorageSystem* find_storage(const std::string& name) const;
+  // The system's index in `storage`, or -1 when no system has that name (an empty name included).
+  int storage_index(const std::string& name) const;
   const NodeGroup* find_node_group(const std::string& name) const;
 };
 

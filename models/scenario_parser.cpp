@@ -466,6 +466,11 @@ const StorageSystem* Scenario::find_storage(const std::string& n) const {
   return nullptr;
 }
 
+int Scenario::storage_index(const std::string& n) const {
+  const StorageSystem* s = find_storage(n);
+  return s ? static_cast<int>(s - storage.data()) : -1;
+}
+
 const NodeGroup* Scenario::find_node_group(const std::string& n) const {
   for (const auto& g : node_groups)
     if (g.name == n)

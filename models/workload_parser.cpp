@@ -11,6 +11,24 @@ namespace {
 constexpr int64_t kMaxCount = 10'000'000;
 } // namespace
 
+std::optional<double> parse_model_bytes(ObjectReader& r, double bytes_per_parameter, const std::string& what) {
+  if (r.has("size") || !r.has("parameters")) {
+    auto size = r.quantity("size", Dimension::bytes, nullptr);
+    if (r.has("parameters"))
+      r.get_diagnostics().error(r.child_pointer("parameters"), "give either size or parameters, not both (expected "
+                                                               "one way to size " +
+                                                                   what + ")");
+    r.accept("parameters");
+    r.accept("bytes_per_parameter");
+    return size;
+  }
+  auto params = r.number("parameters", std::nullopt, 1.0, 1e15);
+  auto bpp = r.number("bytes_per_parameter", bytes_per_parameter, 0.1, 64.0);
+  if (params && bpp)
+    return *params * *bpp;
+  return std::nullopt;
+}
+
 void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::string>& group_names,
                      const std::vector<std::string>& storage_names) {
   // A workload's dataset and checkpoints go where it says, else where the placement rule for their class says.
@@ -186,17 +204,7 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
       if (kind && *kind == "fine_tuning") {
         base.reset();
         if (auto b = w.object("base_model", true)) {
-          std::optional<double> size;
-          if (b->has("size") || !b->has("parameters")) {
-            size = b->quantity("size", Dimension::bytes, nullptr);
-            b->accept("parameters");
-            b->accept("bytes_per_parameter");
-          } else {
-            auto params = b->number("parameters", std::nullopt, 1.0, 1e15);
-            auto bpp = b->number("bytes_per_parameter", 2.0, 0.1, 64.0);
-            if (params && bpp)
-              size = *params * *bpp;
-          }
+          auto size = parse_model_bytes(*b, 2.0, "a base model");
           const std::string& placed = sc.policies.place(DataClass::validated_model);
           auto where = !b->has("storage") && !placed.empty()
                            ? b->text("storage", placed.c_str())
@@ -229,20 +237,7 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
         w.accept("checkpoint");
         ckpt = CheckpointSpec{};
       } else if (auto c = w.object("checkpoint", true)) {
-        std::optional<double> size;
-        if (c->has("size") || !c->has("parameters")) {
-          size = c->quantity("size", Dimension::bytes, nullptr);
-          if (c->has("parameters"))
-            diag.error(c->child_pointer("parameters"),
-                       "give either size or parameters, not both (expected one way to size a checkpoint)");
-          c->accept("parameters");
-          c->accept("bytes_per_parameter");
-        } else {
-          auto params = c->number("parameters", std::nullopt, 1.0, 1e15);
-          auto bpp = c->number("bytes_per_parameter", 14.0, 0.1, 64.0);
-          if (params && bpp)
-            size = *params * *bpp;
-        }
+        auto size = parse_model_bytes(*c, 14.0, "a checkpoint");
         // Every so much compute time, or every N steps (then interval = N x step_time, set once that is known).
         std::optional<double> interval;
         std::optional<int64_t> interval_steps = 0;

@@ -9,22 +9,13 @@ namespace aisim::sim {
 
 namespace sg4 = simgrid::s4u;
 
-namespace {
-int storage_index(const models::Scenario& sc, const std::string& name) {
-  for (size_t i = 0; i < sc.storage.size(); ++i)
-    if (sc.storage[i].name == name)
-      return static_cast<int>(i);
-  return -1;
-}
-} // namespace
-
 InferenceFleet::InferenceFleet(const models::Scenario& sc, int job, const Platform& platform, Metrics& metrics,
                                Lifecycle& lifecycle, const models::FlowBound& data_bound)
     : sc_(&sc), job_(&sc.jobs[job]), spec_(&sc.jobs[job].inference), index_(job), platform_(&platform),
       metrics_(&metrics), jm_(&metrics.jobs[job]), lifecycle_(&lifecycle) {
   if (spec_->request_rate.value <= 0)
     return;
-  const auto& sys = sc.storage[storage_index(sc, spec_->data_storage)];
+  const auto& sys = sc.storage[sc.storage_index(spec_->data_storage)];
   const double bs = spec_->read_size.value;
   // The drives' random-read ceiling at this size, and the network's, whichever binds.
   capacity_iops_ = data_bound.read_Bps / bs;
@@ -64,7 +55,7 @@ void InferenceFleet::cold_start(int replicas, int serving) {
     if (take > 0)
       flows.push_back({ns, bytes * take / (replicas * spec_->gpus_per_replica)});
   }
-  Transfer load(*sc_, *platform_, storage_index(*sc_, spec_->model_storage), IoDirection::read, flows, *metrics_);
+  Transfer load(*sc_, *platform_, sc_->storage_index(spec_->model_storage), IoDirection::read, flows, *metrics_);
   load.wait();
   const double load_s = sg4::Engine::get_clock() - t0;
   jm_->load_s.push_back(load_s);
@@ -74,7 +65,7 @@ void InferenceFleet::cold_start(int replicas, int serving) {
 
 void InferenceFleet::serve(int replicas, double until_s) {
   const double bin = sc_->simulation.timeseries_resolution.value;
-  const int data = storage_index(*sc_, spec_->data_storage);
+  const int data = sc_->storage_index(spec_->data_storage);
   while (replicas > 0 && sg4::Engine::get_clock() < until_s) {
     const double t0 = sg4::Engine::get_clock();
     const double period = std::min(bin, until_s - t0);

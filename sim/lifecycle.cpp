@@ -25,13 +25,6 @@ Lifecycle::Lifecycle(const models::Scenario& sc, const Platform& platform, Metri
     rng_.emplace_back(sc.simulation.seed * 1000003ULL + j);
 }
 
-int Lifecycle::storage_index(const std::string& name) const {
-  for (size_t i = 0; i < sc_->storage.size(); ++i)
-    if (sc_->storage[i].name == name)
-      return static_cast<int>(i);
-  return -1;
-}
-
 sg4::Host* Lifecycle::host_of(int job) const {
   return platform_->node_sets[platform_->node_sets_of_job[job].front()].host;
 }
@@ -45,17 +38,17 @@ std::vector<Flow> Lifecycle::job_flows(int job, double bytes) const {
 }
 
 void Lifecycle::start() {
-  const int home = storage_index(sc_->policies.tiering.dataset_home);
+  const int home = sc_->storage_index(sc_->policies.tiering.dataset_home);
   const double end = sc_->simulation.duration.value;
   for (size_t j = 0; j < sc_->jobs.size(); ++j) {
     const auto& job = sc_->jobs[j];
     if (job.kind == "inference") {
       // The fleet's model is on its production tier from the start.
-      ledger_.add(storage_index(job.inference.model_storage), 0.0, DataClass::production_model,
+      ledger_.add(sc_->storage_index(job.inference.model_storage), 0.0, DataClass::production_model,
                   job.inference.model_size.value, static_cast<int>(j));
       continue;
     }
-    const int hot = storage_index(job.dataset.storage);
+    const int hot = sc_->storage_index(job.dataset.storage);
     const int jj = static_cast<int>(j);
     const double size = job.dataset.size.value;
     if (home < 0 || home == hot || job.start.value >= end) {
@@ -167,15 +160,15 @@ void Lifecycle::evaluate(int job, int item, int storage, double bytes, bool pass
   auto& jm = metrics_->jobs[job];
   ++jm.evaluated;
   if (passes) {
-    const int validated = storage_index(sc_->policies.place(DataClass::validated_model));
+    const int validated = sc_->storage_index(sc_->policies.place(DataClass::validated_model));
     if (acquire(validated, bytes, DataClass::validated_model, job) >= 0) {
       move(storage, validated, bytes, DataClass::validated_model, job);
       ++jm.validated;
-      const int copy = storage_index(sc_->policies.tiering.replicate_validated_to);
+      const int copy = sc_->storage_index(sc_->policies.tiering.replicate_validated_to);
       if (copy >= 0 && acquire(copy, bytes, DataClass::validated_model, job) >= 0)
         move(validated, copy, bytes, DataClass::validated_model, job);
       if (promotion.production_every > 0 && jm.validated % promotion.production_every == 0) {
-        const int prod = storage_index(sc_->policies.place(DataClass::production_model));
+        const int prod = sc_->storage_index(sc_->policies.place(DataClass::production_model));
         if (const int p = acquire(prod, bytes, DataClass::production_model, job); p >= 0) {
           move(validated, prod, bytes, DataClass::production_model, job);
           ++jm.released;
@@ -215,7 +208,7 @@ void Lifecycle::retire_checkpoint(int job, int item, int storage, double bytes, 
 }
 
 void Lifecycle::retire_now(int job, int item, int storage, double bytes, double written_s) {
-  const int archive = storage_index(sc_->policies.tiering.archive_checkpoints_to);
+  const int archive = sc_->storage_index(sc_->policies.tiering.archive_checkpoints_to);
   if (archive < 0 || archive == storage) {
     const double now = sg4::Engine::get_clock();
     ledger_.release(item, now, release_time(storage, written_s));

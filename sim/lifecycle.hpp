@@ -61,7 +61,6 @@ public:
 
 private:
   simgrid::s4u::Host* host_of(int job) const;
-  int storage_index(const std::string& name) const;
   void evaluate(int job, int item, int storage, double bytes, bool passes);
   void unpin(int item);
   void retire_now(int job, int item, int storage, double bytes, double written_s);

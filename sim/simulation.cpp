@@ -35,12 +35,7 @@ RunOutput run_simulation(const models::Scenario& sc, Progress& progress) {
   for (size_t j = 0; j < sc.jobs.size(); ++j) {
     auto* host = platform.node_sets[platform.node_sets_of_job[j].front()].host;
     if (sc.jobs[j].kind == "inference") {
-      const int data = [&] {
-        for (size_t s = 0; s < sc.storage.size(); ++s)
-          if (sc.storage[s].name == sc.jobs[j].inference.data_storage)
-            return static_cast<int>(s);
-        return 0;
-      }();
+      const int data = std::max(0, sc.storage_index(sc.jobs[j].inference.data_storage));
       sg4::Actor::create(sc.jobs[j].name, host,
                          InferenceFleet(sc, static_cast<int>(j), platform, m, lifecycle, out.flow_bounds[data]));
     } else {

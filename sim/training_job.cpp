@@ -9,22 +9,13 @@ namespace aisim::sim {
 
 namespace sg4 = simgrid::s4u;
 
-namespace {
-int storage_index(const models::Scenario& sc, const std::string& name) {
-  for (size_t i = 0; i < sc.storage.size(); ++i)
-    if (sc.storage[i].name == name)
-      return static_cast<int>(i);
-  return -1;
-}
-} // namespace
-
 TrainingJob::TrainingJob(const models::Scenario& sc, int job, const Platform& platform, Metrics& metrics,
                          Lifecycle& lifecycle)
     : sc_(&sc), job_(&sc.jobs[job]), index_(job), lifecycle_(&lifecycle), platform_(&platform), metrics_(&metrics),
       jm_(&metrics.jobs[job]) {}
 
-int TrainingJob::dataset_storage() const { return storage_index(*sc_, job_->dataset.storage); }
-int TrainingJob::checkpoint_storage() const { return storage_index(*sc_, job_->checkpoint.storage); }
+int TrainingJob::dataset_storage() const { return sc_->storage_index(job_->dataset.storage); }
+int TrainingJob::checkpoint_storage() const { return sc_->storage_index(job_->checkpoint.storage); }
 
 double TrainingJob::cache_per_node() const {
   const auto& ds = job_->dataset;
@@ -102,7 +93,7 @@ void TrainingJob::run_phase(int64_t steps, int64_t buffered) {
   // Preprocessing writes what it makes of the phase's input as it goes: a new dataset.
   std::optional<Transfer> output;
   if (job_->kind == "preprocessing") {
-    const int to = storage_index(*sc_, job_->output.storage);
+    const int to = sc_->storage_index(job_->output.storage);
     const double bytes = static_cast<double>(steps) * job_->batch_bytes().value * job_->output.ratio;
     if (lifecycle_->acquire(to, bytes, models::DataClass::training_dataset, index_) >= 0)
       output.emplace(*sc_, *platform_, to, IoDirection::write, flows(bytes), *metrics_);
@@ -153,7 +144,7 @@ bool TrainingJob::write_checkpoint(double size, int drain_from) {
   if (drain_from >= 0)
     drain.emplace(*sc_, *platform_, drain_from, IoDirection::read, flows(size), *metrics_);
   // Synchronous replication acknowledges a write once the copy is written too.
-  const int target = sys.replication ? storage_index(*sc_, sys.replication->target) : -1;
+  const int target = sys.replication ? sc_->storage_index(sys.replication->target) : -1;
   std::optional<Transfer> sync_copy;
   if (target >= 0 && sys.replication->mode == "sync" &&
       lifecycle_->acquire(target, size, models::DataClass::replica, index_) >= 0) {
@@ -200,7 +191,7 @@ void TrainingJob::run_checkpoint() {
       writer_->join();
     // The GPUs wait while every node writes its shard to its own drives; the drain to shared storage then runs
     // in the background.
-    const int local = storage_index(*sc_, job_->checkpoint.local_storage);
+    const int local = sc_->storage_index(job_->checkpoint.local_storage);
     const int item = lifecycle_->acquire(local, size, models::DataClass::active_checkpoint, index_);
     if (item >= 0) {
       Transfer write(*sc_, *platform_, local, IoDirection::write, flows(size), *metrics_);
@@ -252,7 +243,7 @@ void TrainingJob::operator()() {
     cache_total_ = nodes * std::min(cache_bytes_, job_->dataset.shuffle == "node" ? size / nodes : size);
   }
   if (const auto& cache = job_->dataset.cache; !cache.empty() && cache != "page_cache") {
-    cache_storage_ = storage_index(*sc_, cache);
+    cache_storage_ = sc_->storage_index(cache);
     if (lifecycle_->acquire(cache_storage_, cache_total_, models::DataClass::training_dataset, index_) < 0) {
       finish();
       return;
@@ -286,7 +277,7 @@ void TrainingJob::operator()() {
     std::vector<Flow> per_node;
     for (int ns : platform_->node_sets_of_job[index_])
       per_node.push_back({ns, job_->base_model.size.value * platform_->node_sets[ns].nodes});
-    Transfer load(*sc_, *platform_, storage_index(*sc_, job_->base_model.storage), IoDirection::read, per_node,
+    Transfer load(*sc_, *platform_, sc_->storage_index(job_->base_model.storage), IoDirection::read, per_node,
                   *metrics_);
     load.wait();
     jm_->model_load_s = sg4::Engine::get_clock() - t0;
