@@ -7,6 +7,7 @@
 
 #include <xbt/log.h>
 
+#include <algorithm>
 #include <chrono>
 
 namespace aisim::sim {
