@@ -165,12 +165,18 @@ int agree(const Json& a, const Json& b, double tol) {
   std::vector<std::string> ptrs{"/gpu/utilization", "/gpu/stall/data", "/gpu/stall/checkpoint", "/gpu/stall/idle"};
   for (size_t i = 0; i < a["jobs"].size(); ++i) {
     const std::string j = "/jobs/" + std::to_string(i);
-    ptrs.insert(ptrs.end(), {j + "/utilization", j + "/steps", j + "/checkpoints/count",
-                             j + "/checkpoints/write_s/mean", j + "/checkpoints/write_s/max"});
+    ptrs.insert(ptrs.end(),
+                {j + "/utilization", j + "/steps", j + "/checkpoints/count", j + "/checkpoints/write_s/mean",
+                 j + "/checkpoints/write_s/max", j + "/staging_wait_s", j + "/lifecycle/validated"});
   }
   for (size_t i = 0; i < a["storage"].size(); ++i) {
     const std::string s = "/storage/" + std::to_string(i);
-    ptrs.insert(ptrs.end(), {s + "/read_bytes", s + "/write_bytes", s + "/peak_write_Bps"});
+    ptrs.insert(ptrs.end(), {s + "/read_bytes", s + "/write_bytes", s + "/peak_write_Bps", s + "/peak_used_bytes"});
+  }
+  // Tier-to-tier copies: the same routes, counts and times.
+  for (size_t i = 0; i < a["movements"].size(); ++i) {
+    const std::string m = "/movements/" + std::to_string(i);
+    ptrs.insert(ptrs.end(), {m + "/count", m + "/bytes", m + "/mean_s"});
   }
   for (const auto& p : ptrs) {
     const double x = a.at(Json::json_pointer(p)).get<double>();
