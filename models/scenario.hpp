@@ -45,6 +45,7 @@ struct NodeGroup {
   int compute_nics = 0; // the GPU fabric's NICs (east-west), carrying collectives
   BytesPerSecond compute_nic_speed;
   BytesPerSecond compute_nic_bandwidth() const { return compute_nic_speed * compute_nics; }
+  Seconds node_mtbf; // 0: nodes do not fail
 };
 
 // How a workload's I/O reaches the drives: the size of each request, whether it is random or sequential, and how
@@ -65,6 +66,7 @@ struct CheckpointSpec {
   IoShape io;                    // always sequential writes
   bool restore_at_start = false; // the job resumes from a checkpoint: it reads one before its first step
   int64_t interval_steps = 0;    // > 0: a checkpoint every so many steps (interval is then that many step times)
+  bool interval_auto = false;    // Daly's interval from the measured checkpoint cost and the job's MTBF
 };
 
 struct Dataset {
@@ -135,6 +137,7 @@ struct TrainingJob {
   Seconds start;
   std::optional<Seconds> duration; // absent: runs until the simulated period ends
   double epochs = 0;               // > 0: the job ends once it has read the dataset this many times
+  Seconds restart_time; // after a failure: rescheduling and start-up, before the checkpoint is read back
   Bytes allreduce_bytes_per_step;  // sent (and received) by each GPU per step on the GPU fabric
 
   Bytes batch_bytes() const { return sample_size * static_cast<double>(global_batch); }

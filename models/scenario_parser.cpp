@@ -202,6 +202,12 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
         auto host_bw = g.quantity("gpu_host_bandwidth", Dimension::bytes_per_second, "50GB/s");
         auto npower = g.quantity("node_power", Dimension::watts, "3kW", Bound::non_negative);
         auto nprice = g.quantity("node_price", Dimension::dollars, "$60k", Bound::non_negative);
+        // Mean time between failures that interrupt a job, per node (GPUs, memory, NICs, software); absent: none.
+        std::optional<double> mtbf = 0.0;
+        if (g.has("node_mtbf"))
+          mtbf = g.quantity("node_mtbf", Dimension::seconds, nullptr);
+        else
+          g.accept("node_mtbf");
         g.finish();
         if (gname) {
           check_name(*gname, g.child_pointer("name"), diag);
@@ -210,7 +216,7 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
           group_names.push_back(*gname);
         }
         if (!gname || !count || !gpn || !model || !gprice || !nics || !nic_speed || !cnics || !cnic_speed || !mem ||
-            !host_bw || !npower || !nprice)
+            !host_bw || !npower || !nprice || !mtbf)
           continue;
         ng.name = *gname;
         ng.count = static_cast<int>(*count);
@@ -225,6 +231,7 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
         ng.gpu_host_bandwidth = BytesPerSecond(*host_bw);
         ng.node_power = Watts(*npower);
         ng.node_price = Dollars(*nprice);
+        ng.node_mtbf = Seconds(*mtbf);
         sc.node_groups.push_back(ng);
       }
     }
@@ -413,6 +420,13 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
       if (c && (c->kind != "local_nvme" || c->node_group != job.node_group))
         diag.error(wptr + "/dataset/cache", "\"" + cache + "\" is not node-local to the job's group \"" +
                                                 job.node_group + "\" (expected \"page_cache\" or its local_nvme)");
+    }
+    if (job.checkpoint.interval_auto) {
+      const NodeGroup* g = sc.find_node_group(job.node_group);
+      if (g && g->node_mtbf.value <= 0)
+        diag.error(wptr + "/checkpoint/interval",
+                   "an automatic interval balances checkpoint cost against failures, and node group \"" + g->name +
+                       "\" has none (expected node_mtbf on the group, or an interval)");
     }
     if (!job.checkpoint.local_storage.empty()) {
       const StorageSystem* local = sc.find_storage(job.checkpoint.local_storage);

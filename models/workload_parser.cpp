@@ -131,6 +131,7 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
       auto sample = w.quantity("sample_size", Dimension::bytes, nullptr);
       auto prefetch = w.integer("prefetch_batches", 2, 0, 1024);
       auto start = w.quantity("start", Dimension::seconds, "0s", Bound::non_negative);
+      auto restart = w.quantity("restart_time", Dimension::seconds, "10min", Bound::non_negative);
       std::optional<double> epochs = 0.0;
       if (w.has("epochs"))
         epochs = w.number("epochs", std::nullopt, 1e-6, 1e9);
@@ -241,7 +242,13 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
         // Every so much compute time, or every N steps (then interval = N x step_time, set once that is known).
         std::optional<double> interval;
         std::optional<int64_t> interval_steps = 0;
-        if (c->has("interval_steps") && !c->has("interval")) {
+        bool interval_auto = false;
+        if (c->has("interval") && wj["checkpoint"]["interval"] == "auto") {
+          interval_auto = true;
+          interval = 0.0;
+          c->accept("interval");
+          c->accept("interval_steps");
+        } else if (c->has("interval_steps") && !c->has("interval")) {
           interval_steps = c->integer("interval_steps", std::nullopt, 1, int64_t(1) << 40);
           interval = 0.0;
           c->accept("interval");
@@ -268,7 +275,7 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
               Bytes(*size), Seconds(*interval),
               *where,       *mode,
               *local,       IoShape{Bytes(*io_size), IoPattern::sequential, static_cast<int>(*outstanding)},
-              *restore,     *interval_steps};
+              *restore,     *interval_steps, interval_auto};
       }
       w.finish();
       record_name();
@@ -289,6 +296,7 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
       if (duration)
         job.duration = Seconds(*duration);
       job.epochs = epochs ? *epochs : 0.0;
+      job.restart_time = Seconds(restart ? *restart : 600.0);
       job.allreduce_bytes_per_step = Bytes(*allreduce);
       job.dataset = *dataset;
       job.checkpoint = *ckpt;
