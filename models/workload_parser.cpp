@@ -275,7 +275,8 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
               Bytes(*size), Seconds(*interval),
               *where,       *mode,
               *local,       IoShape{Bytes(*io_size), IoPattern::sequential, static_cast<int>(*outstanding)},
-              *restore,     *interval_steps, interval_auto};
+              *restore,     *interval_steps,
+              interval_auto};
       }
       w.finish();
       record_name();

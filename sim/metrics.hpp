@@ -17,7 +17,7 @@ namespace aisim::sim {
 // segment carries the fractions of its GPU-time in each state rather than a single state.
 struct JobSegment {
   double start_s = 0, end_s = 0;
-  double compute = 0, data_stall = 0, checkpoint_stall = 0;
+  double compute = 0, data_stall = 0, checkpoint_stall = 0, failure = 0;
 };
 
 struct JobMetrics {
@@ -25,6 +25,10 @@ struct JobMetrics {
   double compute_gpu_s = 0;
   double data_stall_gpu_s = 0;
   double checkpoint_stall_gpu_s = 0;
+  double failure_gpu_s = 0; // work lost to failures, restarts and restores
+  int failures = 0;
+  double lost_gpu_s = 0;          // of which compute redone after a failure
+  std::vector<double> interval_s; // compute time between checkpoints, as chosen (varies with "auto")
   std::vector<double> checkpoint_write_s;
   std::vector<double> checkpoint_stall_s; // what the GPUs waited: the write (sync) or the host copy (async)
   double restore_s = 0;                   // reading the checkpoint the job resumes from

@@ -34,13 +34,14 @@ Json split_json(const Split& s) {
 }
 
 // Fractions of `gpu_s` GPU-seconds; idle is what is left, so the five always sum to one.
-Split make_split(double compute, double data, double ckpt, double gpu_s) {
+Split make_split(double compute, double data, double ckpt, double failure, double gpu_s) {
   Split s;
   if (gpu_s <= 0)
     return s;
   s.compute = compute / gpu_s;
   s.data = data / gpu_s;
   s.checkpoint = ckpt / gpu_s;
+  s.failure = failure / gpu_s;
   s.idle = std::max(0.0, 1.0 - s.compute - s.data - s.checkpoint - s.failure);
   return s;
 }
@@ -173,12 +174,13 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
                                              std::to_string(SIMGRID_VERSION_PATCH)},
                      {"seed", sc.simulation.seed}};
 
-  double compute = 0, data = 0, ckpt = 0;
+  double compute = 0, data = 0, ckpt = 0, failure = 0;
   Json jobs = Json::array();
   for (size_t j = 0; j < sc.jobs.size(); ++j) {
     const auto& job = sc.jobs[j];
     const auto& jm = run.metrics.jobs[j];
     compute += jm.compute_gpu_s;
+    failure += jm.failure_gpu_s;
     data += jm.data_stall_gpu_s;
     ckpt += jm.checkpoint_stall_gpu_s;
     // A job's own GPU-time base is its window on its nodes: from its start to its end (the simulated period's
@@ -186,7 +188,8 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
     const double ran_until =
         job.duration || job.epochs > 0 || !jm.failure.empty() ? std::max(jm.end_s, job.start.value) : T;
     const double life_gpu_s = job.gpus * std::max(0.0, ran_until - job.start.value);
-    const Split s = make_split(jm.compute_gpu_s, jm.data_stall_gpu_s, jm.checkpoint_stall_gpu_s, life_gpu_s);
+    const Split s =
+        make_split(jm.compute_gpu_s, jm.data_stall_gpu_s, jm.checkpoint_stall_gpu_s, jm.failure_gpu_s, life_gpu_s);
     const auto w = models::summarize(jm.checkpoint_write_s);
     const auto st = models::summarize(jm.checkpoint_stall_s);
     jobs.push_back(
@@ -205,13 +208,15 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
            {"mode", job.checkpoint.mode},
            {"write_s", {{"mean", w.mean}, {"p50", w.p50}, {"p99", w.p99}, {"max", w.max}}},
            {"stall_s", {{"mean", st.mean}, {"max", st.max}}},
-           {"restore_s", jm.restore_s}}},
+           {"restore_s", jm.restore_s},
+           {"interval_s", jm.interval_s.empty() ? 0.0 : jm.interval_s.back()}}},
          {"status", jm.failure.empty() ? "ok" : "failed"},
          {"failure", jm.failure.empty() ? Json() : Json(jm.failure)},
          {"start_s", job.start.value},
          {"end_s", jm.end_s},
          {"staging_wait_s", jm.staging_wait_s},
          {"model_load_s", jm.model_load_s},
+         {"failures", {{"count", jm.failures}, {"lost_gpu_s", jm.lost_gpu_s}}},
          {"dataset",
           {{"read_bytes", jm.dataset_read_bytes},
            {"epochs", jm.dataset_read_bytes / job.dataset.size.value},
@@ -221,7 +226,7 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
       jobs.back()["inference"] = inference_json(job.inference, jm);
   }
   const double cluster_gpu_s = sc.gpu_count() * T;
-  const Split g = make_split(compute, data, ckpt, cluster_gpu_s);
+  const Split g = make_split(compute, data, ckpt, failure, cluster_gpu_s);
   r["gpu"] = {{"count", sc.gpu_count()}, {"utilization", g.compute}, {"stall", split_json(g)}};
   r["jobs"] = jobs;
 
@@ -324,7 +329,7 @@ std::string build_timeseries_csv(const models::Scenario& sc, const RunOutput& ru
   const double step = sc.simulation.timeseries_resolution.value;
   const auto bins = static_cast<size_t>(std::ceil(run.simulated_s / step));
   const size_t ns = sc.storage.size();
-  std::vector<double> compute(bins), data(bins), ckpt(bins);
+  std::vector<double> compute(bins), data(bins), ckpt(bins), fail(bins);
   std::vector<std::vector<double>> rd(ns, std::vector<double>(bins)), wr(ns, std::vector<double>(bins));
   // Spreads `amount` uniformly over [a, b) into the bins it overlaps.
   auto spread = [&](std::vector<double>& v, double a, double b, double amount) {
@@ -343,6 +348,7 @@ std::string build_timeseries_csv(const models::Scenario& sc, const RunOutput& ru
       spread(compute, seg.start_s, seg.end_s, gpu_s * seg.compute);
       spread(data, seg.start_s, seg.end_s, gpu_s * seg.data_stall);
       spread(ckpt, seg.start_s, seg.end_s, gpu_s * seg.checkpoint_stall);
+      spread(fail, seg.start_s, seg.end_s, gpu_s * seg.failure);
     }
   }
   for (size_t s = 0; s < ns; ++s)
@@ -382,9 +388,9 @@ std::string build_timeseries_csv(const models::Scenario& sc, const RunOutput& ru
   for (size_t i = 0; i < bins; ++i) {
     const double width = std::min(step, run.simulated_s - i * step);
     const double cap = gpus * width;
-    const double u = compute[i] / cap, d = data[i] / cap, c = ckpt[i] / cap;
-    out += fmt("%.0f", i * step) + "," + fmt("%.6f", u) + "," + fmt("%.6f", d) + "," + fmt("%.6f", c) + ",0," +
-           fmt("%.6f", std::max(0.0, 1.0 - u - d - c));
+    const double u = compute[i] / cap, d = data[i] / cap, c = ckpt[i] / cap, f = fail[i] / cap;
+    out += fmt("%.0f", i * step) + "," + fmt("%.6f", u) + "," + fmt("%.6f", d) + "," + fmt("%.6f", c) + "," +
+           fmt("%.6f", f) + "," + fmt("%.6f", std::max(0.0, 1.0 - u - d - c - f));
     for (size_t s = 0; s < ns; ++s) {
       double total = 0;
       for (double b : held[s][i])

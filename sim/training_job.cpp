@@ -1,5 +1,8 @@
 #include "training_job.hpp"
 
+#include "models/checkpoint_interval.hpp"
+#include "models/stats.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -75,14 +78,67 @@ TrainingJob::DatasetRead TrainingJob::read_dataset(double bytes) {
   return r;
 }
 
-void TrainingJob::add_segment(double start_s, double compute_gpu_s, double data_gpu_s, double ckpt_gpu_s) {
+void TrainingJob::add_segment(double start_s, double compute_gpu_s, double data_gpu_s, double ckpt_gpu_s,
+                              double failure_gpu_s) {
   const double end_s = sg4::Engine::get_clock();
-  const double total = compute_gpu_s + data_gpu_s + ckpt_gpu_s;
+  const double total = compute_gpu_s + data_gpu_s + ckpt_gpu_s + failure_gpu_s;
   jm_->compute_gpu_s += compute_gpu_s;
   jm_->data_stall_gpu_s += data_gpu_s;
   jm_->checkpoint_stall_gpu_s += ckpt_gpu_s;
+  jm_->failure_gpu_s += failure_gpu_s;
   if (total > 0)
-    jm_->segments.push_back({start_s, end_s, compute_gpu_s / total, data_gpu_s / total, ckpt_gpu_s / total});
+    jm_->segments.push_back(
+        {start_s, end_s, compute_gpu_s / total, data_gpu_s / total, ckpt_gpu_s / total, failure_gpu_s / total});
+}
+
+int64_t TrainingJob::steps_per_checkpoint() const {
+  const double step_s = job_->step_time.value;
+  const auto& c = job_->checkpoint;
+  if (c.size.value <= 0)
+    return std::numeric_limits<int64_t>::max() / 4; // no checkpoints
+  if (c.interval_steps > 0)
+    return c.interval_steps;
+  double interval = c.interval.value;
+  if (c.interval_auto) {
+    const auto* g = sc_->find_node_group(job_->node_group);
+    const double nodes = job_->gpus / g->gpus_per_node;
+    // Before the first checkpoint its cost is estimated at the nodes' storage NICs; then it is what was measured.
+    const double delta = jm_->checkpoint_stall_s.empty() ? c.size.value / (nodes * sc_->storage_bandwidth(*g).value)
+                                                         : models::summarize(jm_->checkpoint_stall_s).mean;
+    interval = models::daly_interval_s(std::max(delta, 1e-9), g->node_mtbf.value / nodes);
+  }
+  return std::max<int64_t>(1, static_cast<int64_t>(interval / step_s));
+}
+
+void TrainingJob::recover() {
+  const double t0 = sg4::Engine::get_clock();
+  ++jm_->failures;
+  ++generation_;
+  // Compute since the last durable checkpoint is redone: it becomes failure time.
+  double lost = 0;
+  for (auto it = jm_->segments.rbegin(); it != jm_->segments.rend() && it->start_s >= durable_time_; ++it) {
+    const double gpu_s = job_->gpus * (it->end_s - it->start_s);
+    lost += gpu_s * it->compute;
+    it->failure += it->compute;
+    it->compute = 0;
+  }
+  jm_->compute_gpu_s -= lost;
+  jm_->failure_gpu_s += lost;
+  jm_->lost_gpu_s += lost;
+  jm_->steps = durable_steps_;
+  // Rescheduling and start-up, then every rank reads its shard of the last durable checkpoint (if any).
+  sg4::this_actor::sleep_for(job_->restart_time.value);
+  ++metrics_->activities;
+  if (durable_steps_ > 0 || job_->checkpoint.restore_at_start) {
+    Transfer restore(*sc_, *platform_, checkpoint_storage(), IoDirection::read, flows(job_->checkpoint.size.value),
+                     *metrics_);
+    restore.wait();
+  }
+  add_segment(t0, 0.0, 0.0, 0.0, (sg4::Engine::get_clock() - t0) * job_->gpus);
+  durable_time_ = sg4::Engine::get_clock();
+  const auto* g = sc_->find_node_group(job_->node_group);
+  next_failure_ = durable_time_ + std::exponential_distribution<double>((job_->gpus / g->gpus_per_node) /
+                                                                        g->node_mtbf.value)(failure_rng_);
 }
 
 void TrainingJob::run_phase(int64_t steps, int64_t buffered) {
@@ -124,8 +180,9 @@ void TrainingJob::run_phase(int64_t steps, int64_t buffered) {
   add_segment(t0, compute_s * job_->gpus, std::max(0.0, elapsed - compute_s) * job_->gpus, 0.0);
 }
 
-bool TrainingJob::write_checkpoint(double size, int drain_from) {
+bool TrainingJob::write_checkpoint(double size, int drain_from, int64_t at_steps, double captured_s) {
   const double t0 = sg4::Engine::get_clock();
+  const int generation = generation_;
   const int storage = checkpoint_storage();
   const auto& sys = sc_->storage[storage];
   // Space is taken when the write starts; the oldest is deleted once the new one is whole.
@@ -158,6 +215,11 @@ bool TrainingJob::write_checkpoint(double size, int drain_from) {
   if (target >= 0 && sys.replication->mode == "async")
     replicate_in_background(storage, target, size);
   jm_->checkpoint_write_s.push_back(write_s);
+  // A restart can resume from here, unless a failure struck while the write was in flight.
+  if (generation == generation_) {
+    durable_steps_ = at_steps;
+    durable_time_ = captured_s;
+  }
   lifecycle_->checkpoint_written(index_, item, storage, size);
   live_checkpoints_.push_back({item, size, t0});
   while (static_cast<int>(live_checkpoints_.size()) > sc_->policies.checkpoint_keep_last) {
@@ -171,6 +233,7 @@ bool TrainingJob::write_checkpoint(double size, int drain_from) {
 void TrainingJob::run_checkpoint() {
   const double t0 = sg4::Engine::get_clock();
   const double size = job_->checkpoint.size.value;
+  const int64_t at_steps = jm_->steps;
   // The loader refills its prefetch buffer while the GPUs wait.
   const double refill = job_->prefetch_batches * job_->batch_bytes().value;
   DatasetRead prefetch = read_dataset(refill);
@@ -184,7 +247,7 @@ void TrainingJob::run_checkpoint() {
     sg4::this_actor::sleep_for(size / (job_->gpus * g->gpu_host_bandwidth.value));
     ++metrics_->activities;
     writer_ = sg4::Actor::create(job_->name + "-checkpoint-writer", sg4::this_actor::get_host(),
-                                 [this, size] { write_checkpoint(size); });
+                                 [this, size, at_steps, t0] { write_checkpoint(size, -1, at_steps, t0); });
   } else if (job_->checkpoint.mode == "multilevel") {
     // The local copy is the buffer: the previous drain must have finished before it is overwritten.
     if (writer_)
@@ -201,10 +264,10 @@ void TrainingJob::run_checkpoint() {
         lifecycle_->discard(local_item_);
       local_item_ = item;
       writer_ = sg4::Actor::create(job_->name + "-checkpoint-drain", sg4::this_actor::get_host(),
-                                   [this, size, local] { write_checkpoint(size, local); });
+                                   [this, size, local, at_steps, t0] { write_checkpoint(size, local, at_steps, t0); });
     }
   } else {
-    write_checkpoint(size);
+    write_checkpoint(size, -1, at_steps, t0);
   }
   const double stall_s = sg4::Engine::get_clock() - t0;
   prefetch.wait();
@@ -257,11 +320,8 @@ void TrainingJob::operator()() {
     finish();
     return;
   }
-  const int64_t steps_per_ckpt =
-      job_->checkpoint.size.value <= 0 ? std::numeric_limits<int64_t>::max() / 4 // no checkpoints
-      : job_->checkpoint.interval_steps > 0
-          ? job_->checkpoint.interval_steps
-          : std::max<int64_t>(1, static_cast<int64_t>(job_->checkpoint.interval.value / step_s));
+  int64_t steps_per_ckpt = steps_per_checkpoint();
+  jm_->interval_s.push_back(static_cast<double>(steps_per_ckpt) * step_s);
   // A data-bound phase lasts longer than its compute, and by how much is only known once it ran; capping a
   // phase at one time-series bin of compute bounds how far the last one can run past the end, and keeps the
   // time series sharp.
@@ -303,10 +363,33 @@ void TrainingJob::operator()() {
       job_->epochs > 0
           ? static_cast<int64_t>(std::ceil(job_->epochs * job_->dataset.size.value / job_->batch_bytes().value - 1e-9))
           : 0;
+  // Failures strike the job's nodes at random, at the group's rate per node, drawn from the scenario's seed.
+  const auto* group = sc_->find_node_group(job_->node_group);
+  failure_rng_.seed(sc_->simulation.seed * 7919ULL + static_cast<uint64_t>(index_));
+  durable_time_ = sg4::Engine::get_clock();
+  next_failure_ = group->node_mtbf.value > 0
+                      ? durable_time_ + std::exponential_distribution<double>((job_->gpus / group->gpus_per_node) /
+                                                                              group->node_mtbf.value)(failure_rng_)
+                      : std::numeric_limits<double>::infinity();
   int64_t since_ckpt = 0;
   while (!lifecycle_->failed(index_)) {
+    // A failure within the next step interrupts it: the job restarts from its last durable checkpoint.
+    if (next_failure_ < end_s && next_failure_ - sg4::Engine::get_clock() < step_s) {
+      if (next_failure_ > sg4::Engine::get_clock()) {
+        const double t0 = sg4::Engine::get_clock();
+        sg4::this_actor::sleep_until(next_failure_); // the interrupted step, lost
+        add_segment(t0, 0.0, 0.0, 0.0, (next_failure_ - t0) * job_->gpus);
+      }
+      recover();
+      since_ckpt = 0;
+      buffered = 0;
+      continue;
+    }
     const double remaining = end_s - sg4::Engine::get_clock();
     auto fit = static_cast<int64_t>(std::floor(remaining / step_s + 1e-9));
+    // A phase ends where the next failure strikes.
+    if (next_failure_ < end_s)
+      fit = std::min(fit, static_cast<int64_t>(std::floor((next_failure_ - sg4::Engine::get_clock()) / step_s)));
     if (epoch_steps > 0) // a job sized in epochs ends after its last one
       fit = std::min(fit, epoch_steps - jm_->steps);
     // With a cache, what storage serves changes at each epoch's end: a phase stops there.
@@ -326,6 +409,10 @@ void TrainingJob::operator()() {
       run_checkpoint();
       since_ckpt = 0;
       buffered = job_->prefetch_batches;
+      if (job_->checkpoint.interval_auto) {
+        steps_per_ckpt = steps_per_checkpoint();
+        jm_->interval_s.push_back(static_cast<double>(steps_per_ckpt) * step_s);
+      }
     }
   }
   finish();

@@ -12,6 +12,7 @@
 
 #include <deque>
 #include <optional>
+#include <random>
 #include <vector>
 
 namespace aisim::sim {
@@ -50,13 +51,21 @@ private:
   // Writes one checkpoint from the calling actor (space, metadata, data, synchronous replica), records it and
   // applies keep-last-K. Returns false when the job must stop (its storage was full, see policies.on_full).
   // `drain_from` >= 0: a multilevel drain, reading the checkpoint from that node-local system as it writes.
-  bool write_checkpoint(double size, int drain_from = -1);
+  // `at_steps` and `captured_s`: the job's progress and the time its state was captured, which a restart
+  // resumes from once the write completes.
+  bool write_checkpoint(double size, int drain_from, int64_t at_steps, double captured_s);
+  // A failure: the work since the last durable checkpoint is lost, the job restarts and reads that checkpoint
+  // back. All of it is failure time.
+  void recover();
+  // Steps between checkpoints: fixed, or Daly's interval for the checkpoint cost measured so far.
+  int64_t steps_per_checkpoint() const;
   std::vector<Flow> flows(double bytes) const { return lifecycle_->job_flows(index_, bytes); }
   int dataset_storage() const;
   int checkpoint_storage() const;
   // Records the end, waits for a checkpoint still draining and hands the job's data to the lifecycle.
   void finish();
-  void add_segment(double start_s, double compute_gpu_s, double data_gpu_s, double ckpt_gpu_s);
+  void add_segment(double start_s, double compute_gpu_s, double data_gpu_s, double ckpt_gpu_s,
+                   double failure_gpu_s = 0.0);
   // Copies a checkpoint to the replication target in an actor of its own; the job does not wait.
   void replicate_in_background(int from, int to, double bytes);
 
@@ -80,6 +89,13 @@ private:
   double cache_bytes_ = 0;        // per node
   double cache_total_ = 0;        // all the job's nodes, at most what they read
   double cached_ = 0;             // filled so far
+  // Failures: the next one's time (infinite when the group's nodes do not fail), the draws, and what a restart
+  // can resume from: the steps and capture time of the last checkpoint whose write completed.
+  double next_failure_ = 0;
+  std::mt19937_64 failure_rng_;
+  int64_t durable_steps_ = 0;
+  double durable_time_ = 0;
+  int generation_ = 0; // bumped by a failure: writes still in flight from before it never become durable
 };
 
 } // namespace aisim::sim

@@ -138,6 +138,15 @@ TEST_CASE("cross-checks between sections", "[scenario]") {
     CHECK(errors_of(doc) == "s.json:/workloads/0/checkpoint/local_storage: only multilevel checkpoints write to "
                             "local storage first (expected mode \"multilevel\", got \"sync\")\n");
   }
+  SECTION("an automatic checkpoint interval needs failures") {
+    Json doc = base();
+    doc["workloads"][0]["checkpoint"]["interval"] = "auto";
+    CHECK(errors_of(doc) == "s.json:/workloads/0/checkpoint/interval: an automatic interval balances checkpoint cost "
+                            "against failures, and node group \"g\" has none (expected node_mtbf on the group, or an "
+                            "interval)\n");
+    doc["cluster"]["node_groups"][0]["node_mtbf"] = "5000h";
+    CHECK(parse_scenario(doc, "s.json", ".").scenario.has_value());
+  }
   SECTION("jobs share nodes over time, never at once") {
     Json doc = base();
     doc["workloads"][0]["gpus"] = 16;
