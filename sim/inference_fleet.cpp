@@ -32,11 +32,7 @@ InferenceFleet::InferenceFleet(const models::Scenario& sc, int job, const Platfo
 }
 
 void InferenceFleet::add_segment(double start_s, double compute_gpu_s, double data_gpu_s) {
-  const double total = compute_gpu_s + data_gpu_s;
-  jm_->compute_gpu_s += compute_gpu_s;
-  jm_->data_stall_gpu_s += data_gpu_s;
-  if (total > 0)
-    jm_->segments.push_back({start_s, sg4::Engine::get_clock(), compute_gpu_s / total, data_gpu_s / total, 0.0});
+  jm_->add_segment(start_s, sg4::Engine::get_clock(), compute_gpu_s, data_gpu_s, 0.0, 0.0);
 }
 
 void InferenceFleet::cold_start(int replicas, int serving) {

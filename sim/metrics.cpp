@@ -15,6 +15,16 @@ std::vector<UsageEvent> in_time_order(const std::vector<UsageEvent>& events) {
 }
 } // namespace
 
+void JobMetrics::add_segment(double start_s, double end_s, double compute, double data, double checkpoint,
+                             double failure) {
+  compute_gpu_s += compute;
+  data_stall_gpu_s += data;
+  checkpoint_stall_gpu_s += checkpoint;
+  failure_gpu_s += failure;
+  if (const double total = compute + data + checkpoint + failure; total > 0)
+    segments.push_back({start_s, end_s, compute / total, data / total, checkpoint / total, failure / total});
+}
+
 double StorageMetrics::peak_used_bytes(double until_s) const {
   double used = 0, peak = 0;
   for (const auto& e : in_time_order(usage_events)) {

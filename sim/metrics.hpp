@@ -47,6 +47,10 @@ struct JobMetrics {
   int replicas_loaded = 0;
   std::vector<models::ServingPeriod> serving;
   double overloaded_s = 0; // serving time during which storage could not keep up with the reads
+
+  // Adds a stretch [start_s, end_s) of the job's GPU time, split by state in GPU-seconds, to the totals and
+  // the segments the time series is built from.
+  void add_segment(double start_s, double end_s, double compute, double data, double checkpoint, double failure);
 };
 
 enum class IoDirection { read, write };

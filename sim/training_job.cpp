@@ -80,15 +80,7 @@ TrainingJob::DatasetRead TrainingJob::read_dataset(double bytes) {
 
 void TrainingJob::add_segment(double start_s, double compute_gpu_s, double data_gpu_s, double ckpt_gpu_s,
                               double failure_gpu_s) {
-  const double end_s = sg4::Engine::get_clock();
-  const double total = compute_gpu_s + data_gpu_s + ckpt_gpu_s + failure_gpu_s;
-  jm_->compute_gpu_s += compute_gpu_s;
-  jm_->data_stall_gpu_s += data_gpu_s;
-  jm_->checkpoint_stall_gpu_s += ckpt_gpu_s;
-  jm_->failure_gpu_s += failure_gpu_s;
-  if (total > 0)
-    jm_->segments.push_back(
-        {start_s, end_s, compute_gpu_s / total, data_gpu_s / total, ckpt_gpu_s / total, failure_gpu_s / total});
+  jm_->add_segment(start_s, sg4::Engine::get_clock(), compute_gpu_s, data_gpu_s, ckpt_gpu_s, failure_gpu_s);
 }
 
 int64_t TrainingJob::steps_per_checkpoint() const {
