@@ -14,8 +14,26 @@ namespace sg4 = simgrid::s4u;
 
 TrainingJob::TrainingJob(const models::Scenario& sc, int job, const Platform& platform, Metrics& metrics,
                          Lifecycle& lifecycle)
-    : sc_(&sc), job_(&sc.jobs[job]), index_(job), lifecycle_(&lifecycle), platform_(&platform), metrics_(&metrics),
+    : sc_(&sc), job_(&sc.jobs[job]), index_(job), group_(sc.find_node_group(job_->node_group)),
+      nodes_(job_->gpus / group_->gpus_per_node), lifecycle_(&lifecycle), platform_(&platform), metrics_(&metrics),
       jm_(&metrics.jobs[job]) {}
+
+double TrainingJob::epoch_end(double read) const {
+  const double size = job_->dataset.size.value;
+  return (std::floor(read / size + 1e-12) + 1.0) * size;
+}
+
+void TrainingJob::draw_next_failure(double from) {
+  next_failure_ = group_->node_mtbf.value > 0
+                      ? from + std::exponential_distribution<double>(nodes_ / group_->node_mtbf.value)(failure_rng_)
+                      : std::numeric_limits<double>::infinity();
+}
+
+void TrainingJob::restore_checkpoint() {
+  Transfer restore(*sc_, *platform_, checkpoint_storage(), IoDirection::read, flows(job_->checkpoint.size.value),
+                   *metrics_);
+  restore.wait();
+}
 
 int TrainingJob::dataset_storage() const { return sc_->storage_index(job_->dataset.storage); }
 int TrainingJob::checkpoint_storage() const { return sc_->storage_index(job_->checkpoint.storage); }
@@ -24,24 +42,21 @@ double TrainingJob::cache_per_node() const {
   const auto& ds = job_->dataset;
   if (ds.cache.empty())
     return 0.0;
-  const auto* g = sc_->find_node_group(job_->node_group);
   // The page cache gets half the host memory; the job's own processes need the rest.
-  return ds.cache == "page_cache" ? 0.5 * g->host_memory.value
-                                  : sc_->find_storage(ds.cache)->capacity().value / g->count;
+  return ds.cache == "page_cache" ? 0.5 * group_->host_memory.value
+                                  : sc_->find_storage(ds.cache)->capacity().value / group_->count;
 }
 
 double TrainingJob::cache_hit_fraction(double read_before) const {
   const auto& ds = job_->dataset;
   const double epochs_done = std::floor(read_before / ds.size.value + 1e-12);
   if (cache_bytes_ <= 0 || epochs_done < 1.0)
-    return 0.0; // the first epoch reads every sample once, so nothing read before is read again
-  const auto* g = sc_->find_node_group(job_->node_group);
-  const double nodes = job_->gpus / g->gpus_per_node;
+    return 0.0;             // the first epoch reads every sample once, so nothing read before is read again
   if (ds.shuffle == "node") // each node rereads its own shard
-    return std::min(1.0, cache_bytes_ / (ds.size.value / nodes));
+    return std::min(1.0, cache_bytes_ / (ds.size.value / nodes_));
   // Global shuffling: a node reads a random 1/nodes of the dataset each epoch, so after k epochs it has seen
   // 1 - (1 - 1/nodes)^k of it, and its cache holds at most its capacity of that.
-  const double seen = 1.0 - std::pow(1.0 - 1.0 / nodes, epochs_done);
+  const double seen = 1.0 - std::pow(1.0 - 1.0 / nodes_, epochs_done);
   return std::min(cache_bytes_ / ds.size.value, seen);
 }
 
@@ -51,8 +66,8 @@ TrainingJob::DatasetRead TrainingJob::read_dataset(double bytes) {
   // at epoch ends); the rest come from storage, and are kept in the cache while it has room.
   double hits = 0;
   for (double done = 0; done < bytes;) {
-    const double size = ds.size.value, at = jm_->dataset_read_bytes + done;
-    const double part = std::min(bytes - done, (std::floor(at / size + 1e-12) + 1.0) * size - at);
+    const double at = jm_->dataset_read_bytes + done;
+    const double part = std::min(bytes - done, epoch_end(at) - at);
     hits += part * cache_hit_fraction(at);
     done += part;
   }
@@ -92,12 +107,11 @@ int64_t TrainingJob::steps_per_checkpoint() const {
     return c.interval_steps;
   double interval = c.interval.value;
   if (c.interval_auto) {
-    const auto* g = sc_->find_node_group(job_->node_group);
-    const double nodes = job_->gpus / g->gpus_per_node;
     // Before the first checkpoint its cost is estimated at the nodes' storage NICs; then it is what was measured.
-    const double delta = jm_->checkpoint_stall_s.empty() ? c.size.value / (nodes * sc_->storage_bandwidth(*g).value)
-                                                         : models::summarize(jm_->checkpoint_stall_s).mean;
-    interval = models::daly_interval_s(std::max(delta, 1e-9), g->node_mtbf.value / nodes);
+    const double delta = jm_->checkpoint_stall_s.empty()
+                             ? c.size.value / (nodes_ * sc_->storage_bandwidth(*group_).value)
+                             : models::summarize(jm_->checkpoint_stall_s).mean;
+    interval = models::daly_interval_s(std::max(delta, 1e-9), group_->node_mtbf.value / nodes_);
   }
   return std::max<int64_t>(1, static_cast<int64_t>(interval / step_s));
 }
@@ -121,16 +135,11 @@ void TrainingJob::recover() {
   // Rescheduling and start-up, then every rank reads its shard of the last durable checkpoint (if any).
   sg4::this_actor::sleep_for(job_->restart_time.value);
   ++metrics_->activities;
-  if (durable_steps_ > 0 || job_->checkpoint.restore_at_start) {
-    Transfer restore(*sc_, *platform_, checkpoint_storage(), IoDirection::read, flows(job_->checkpoint.size.value),
-                     *metrics_);
-    restore.wait();
-  }
+  if (durable_steps_ > 0 || job_->checkpoint.restore_at_start)
+    restore_checkpoint();
   add_segment(t0, 0.0, 0.0, 0.0, (sg4::Engine::get_clock() - t0) * job_->gpus);
   durable_time_ = sg4::Engine::get_clock();
-  const auto* g = sc_->find_node_group(job_->node_group);
-  next_failure_ = durable_time_ + std::exponential_distribution<double>((job_->gpus / g->gpus_per_node) /
-                                                                        g->node_mtbf.value)(failure_rng_);
+  draw_next_failure(durable_time_);
 }
 
 void TrainingJob::run_phase(int64_t steps, int64_t buffered) {
@@ -151,8 +160,7 @@ void TrainingJob::run_phase(int64_t steps, int64_t buffered) {
   // On a converged network the steps' all-reduce shares the NICs with storage traffic; a step waits for both.
   std::vector<sg4::CommPtr> collectives;
   if (sc_->network.converged && job_->allreduce_bytes_per_step.value > 0) {
-    const int job_index = static_cast<int>(job_ - sc_->jobs.data());
-    for (int n : platform_->node_sets_of_job[job_index]) {
+    for (int n : platform_->node_sets_of_job[index_]) {
       const auto& ns = platform_->node_sets[n];
       const auto bytes = static_cast<uint64_t>(job_->allreduce_bytes_per_step.value * ns.gpus * steps);
       collectives.push_back(sg4::Comm::sendto_async(ns.host, ns.fabric_peer, bytes));
@@ -235,8 +243,7 @@ void TrainingJob::run_checkpoint() {
       writer_->join();
     // Every GPU copies its shard to host memory at once; then the write drains in the background, competing
     // with the data loader for storage and network.
-    const auto* g = sc_->find_node_group(job_->node_group);
-    sg4::this_actor::sleep_for(size / (job_->gpus * g->gpu_host_bandwidth.value));
+    sg4::this_actor::sleep_for(size / (job_->gpus * group_->gpu_host_bandwidth.value));
     ++metrics_->activities;
     writer_ = sg4::Actor::create(job_->name + "-checkpoint-writer", sg4::this_actor::get_host(),
                                  [this, size, at_steps, t0] { write_checkpoint(size, -1, at_steps, t0); });
@@ -290,13 +297,9 @@ void TrainingJob::operator()() {
   sg4::this_actor::sleep_until(job_->start.value);
   lifecycle_->job_started(index_);
   cache_bytes_ = cache_per_node();
-  {
-    // What all the job's nodes can keep: each at most what it ever reads.
-    const auto* g = sc_->find_node_group(job_->node_group);
-    const double nodes = job_->gpus / g->gpus_per_node;
-    const double size = job_->dataset.size.value;
-    cache_total_ = nodes * std::min(cache_bytes_, job_->dataset.shuffle == "node" ? size / nodes : size);
-  }
+  // What all the job's nodes can keep: each at most what it ever reads.
+  const double size = job_->dataset.size.value;
+  cache_total_ = nodes_ * std::min(cache_bytes_, job_->dataset.shuffle == "node" ? size / nodes_ : size);
   if (const auto& cache = job_->dataset.cache; !cache.empty() && cache != "page_cache") {
     cache_storage_ = sc_->storage_index(cache);
     if (lifecycle_->acquire(cache_storage_, cache_total_, models::DataClass::training_dataset, index_) < 0) {
@@ -340,9 +343,7 @@ void TrainingJob::operator()() {
     DatasetRead fill = read_dataset(fill_buffer ? job_->prefetch_batches * job_->batch_bytes().value : 0.0);
     double restore_s = 0;
     if (job_->checkpoint.restore_at_start) {
-      Transfer restore(*sc_, *platform_, checkpoint_storage(), IoDirection::read, flows(job_->checkpoint.size.value),
-                       *metrics_);
-      restore.wait();
+      restore_checkpoint();
       restore_s = sg4::Engine::get_clock() - t0;
       jm_->restore_s = restore_s;
     }
@@ -356,13 +357,9 @@ void TrainingJob::operator()() {
           ? static_cast<int64_t>(std::ceil(job_->epochs * job_->dataset.size.value / job_->batch_bytes().value - 1e-9))
           : 0;
   // Failures strike the job's nodes at random, at the group's rate per node, drawn from the scenario's seed.
-  const auto* group = sc_->find_node_group(job_->node_group);
   failure_rng_.seed(sc_->simulation.seed * 7919ULL + static_cast<uint64_t>(index_));
   durable_time_ = sg4::Engine::get_clock();
-  next_failure_ = group->node_mtbf.value > 0
-                      ? durable_time_ + std::exponential_distribution<double>((job_->gpus / group->gpus_per_node) /
-                                                                              group->node_mtbf.value)(failure_rng_)
-                      : std::numeric_limits<double>::infinity();
+  draw_next_failure(durable_time_);
   int64_t since_ckpt = 0;
   while (!lifecycle_->failed(index_)) {
     // A failure within the next step interrupts it: the job restarts from its last durable checkpoint.
@@ -386,10 +383,9 @@ void TrainingJob::operator()() {
       fit = std::min(fit, epoch_steps - jm_->steps);
     // With a cache, what storage serves changes at each epoch's end: a phase stops there.
     if (cache_bytes_ > 0) {
-      const double size = job_->dataset.size.value, read = jm_->dataset_read_bytes;
-      const double boundary = (std::floor(read / size + 1e-12) + 1.0) * size;
-      fit = std::min(fit, std::max<int64_t>(1, static_cast<int64_t>(
-                                                   std::ceil((boundary - read) / job_->batch_bytes().value - 1e-9))));
+      const double read = jm_->dataset_read_bytes;
+      fit = std::min(fit, std::max<int64_t>(1, static_cast<int64_t>(std::ceil(
+                                                   (epoch_end(read) - read) / job_->batch_bytes().value - 1e-9))));
     }
     if (fit <= 0)
       break;

@@ -57,6 +57,12 @@ private:
   // A failure: the work since the last durable checkpoint is lost, the job restarts and reads that checkpoint
   // back. All of it is failure time.
   void recover();
+  // Every rank reads its shard of the checkpoint back (a resuming job, a restart).
+  void restore_checkpoint();
+  // Draws the time of the next failure after `from` (infinite when the group's nodes do not fail).
+  void draw_next_failure(double from);
+  // Where the epoch containing dataset byte `read` ends, in bytes read.
+  double epoch_end(double read) const;
   // Steps between checkpoints: fixed, or Daly's interval for the checkpoint cost measured so far.
   int64_t steps_per_checkpoint() const;
   std::vector<Flow> flows(double bytes) const { return lifecycle_->job_flows(index_, bytes); }
@@ -78,6 +84,8 @@ private:
   const models::Scenario* sc_;
   const models::TrainingJob* job_;
   int index_;
+  const models::NodeGroup* group_; // the job's node group
+  double nodes_;                   // the job's nodes
   Lifecycle* lifecycle_;
   const Platform* platform_;
   Metrics* metrics_;
