@@ -176,8 +176,7 @@ void Lifecycle::evaluate(int job, int item, int storage, double bytes, bool pass
           auto& live = production_[job];
           live.push_back(p);
           if (live.size() > 2) {
-            const double now = sg4::Engine::get_clock();
-            ledger_.release(live.front(), now, now);
+            discard(live.front());
             live.pop_front();
           }
         }
@@ -248,8 +247,7 @@ void Lifecycle::job_ended(int job) {
   ++metrics_->activities;
   sg4::Actor::create(sc_->jobs[job].name + "-demote", host_of(job), [this, item, delay] {
     sg4::this_actor::sleep_for(delay);
-    const double now = sg4::Engine::get_clock();
-    ledger_.release(item, now, now);
+    discard(item);
   });
 }
 

@@ -47,7 +47,7 @@ public:
   // frees later under snapshots or a retention lock. Waits for an evaluation still copying it.
   void retire_checkpoint(int job, int item, int storage, double bytes, double written_s);
 
-  // Deletes an item at once, with no archive (a node's superseded local checkpoint).
+  // Deletes an item at once, with no archive (a superseded local checkpoint or production model, a demoted copy).
   void discard(int item);
 
   void job_started(int job) { running_[job] = true; }
