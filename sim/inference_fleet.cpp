@@ -67,7 +67,7 @@ void InferenceFleet::serve(int replicas, double until_s) {
     const double period = std::min(bin, until_s - t0);
     double slower = 0;
     if (capacity_iops_ > 0) {
-      // The fleet's reads for the period, spread over its serving replicas' share of the nodes.
+      // The fleet's reads for the period, spread over all the fleet's nodes by their GPUs.
       const double reads = spec_->request_rate.value * spec_->reads_per_request * period;
       Transfer t(*sc_, *platform_, data, IoDirection::read,
                  lifecycle_->job_flows(index_, reads * spec_->read_size.value), *metrics_);
@@ -75,10 +75,10 @@ void InferenceFleet::serve(int replicas, double until_s) {
       ++metrics_->activities;
       t.wait();
       slower = sg4::Engine::get_clock() - t0 - period; // storage fell behind the requests
-      const double rho = reads / period / capacity_iops_;
-      jm_->serving.push_back({reads, slower > 1e-9 * period ? models::mean_response_s(unloaded_s_, 1.0)
-                                                            : models::mean_response_s(unloaded_s_, rho)});
-      if (slower > 1e-9 * period)
+      const bool overloaded = slower > 1e-9 * period;
+      const double rho = overloaded ? 1.0 : reads / period / capacity_iops_;
+      jm_->serving.push_back({reads, models::mean_response_s(unloaded_s_, rho)});
+      if (overloaded)
         jm_->overloaded_s += period;
     } else {
       sg4::this_actor::sleep_for(period);
