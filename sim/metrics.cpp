@@ -4,16 +4,14 @@
 
 namespace aisim::sim {
 
-namespace {
-std::vector<UsageEvent> in_time_order(const std::vector<UsageEvent>& events) {
-  auto sorted = events;
+std::vector<UsageEvent> StorageMetrics::usage_in_time_order() const {
+  auto sorted = usage_events;
   // At one instant, changes apply in the order they were recorded, as the ledger applied them: a release
   // recorded before a write (an eviction making room) frees space for it, a write recorded before a release
   // (a checkpoint replacing the oldest) counts both.
   std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.time_s < b.time_s; });
   return sorted;
 }
-} // namespace
 
 void JobMetrics::add_segment(double start_s, double end_s, double compute, double data, double checkpoint,
                              double failure) {
@@ -27,7 +25,7 @@ void JobMetrics::add_segment(double start_s, double end_s, double compute, doubl
 
 double StorageMetrics::peak_used_bytes(double until_s) const {
   double used = 0, peak = 0;
-  for (const auto& e : in_time_order(usage_events)) {
+  for (const auto& e : usage_in_time_order()) {
     if (e.time_s > until_s)
       break;
     used += e.bytes;
@@ -38,7 +36,7 @@ double StorageMetrics::peak_used_bytes(double until_s) const {
 
 std::array<double, models::kDataClasses> StorageMetrics::peak_used_by_class(double until_s) const {
   std::array<double, models::kDataClasses> used{}, peak{};
-  for (const auto& e : in_time_order(usage_events)) {
+  for (const auto& e : usage_in_time_order()) {
     if (e.time_s > until_s)
       break;
     const auto c = static_cast<size_t>(e.cls);

@@ -77,6 +77,8 @@ struct StorageMetrics {
   std::vector<UsageEvent> usage_events;
 
   void add_used(double time_s, double bytes, models::DataClass cls) { usage_events.push_back({time_s, bytes, cls}); }
+  // The occupancy changes in the order they take effect.
+  std::vector<UsageEvent> usage_in_time_order() const;
   // Highest occupancy up to `until_s`, applying changes in time order (in recorded order at equal times).
   double peak_used_bytes(double until_s) const;
   // The same per data class (each class's own peak, not its share at the total's peak), and what each holds at

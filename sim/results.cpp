@@ -359,8 +359,7 @@ std::string build_timeseries_csv(const models::Scenario& sc, const RunOutput& ru
   std::vector<std::vector<std::array<double, models::kDataClasses>>> held(ns);
   std::vector<std::vector<int>> classes(ns);
   for (size_t s = 0; s < ns; ++s) {
-    auto events = run.metrics.storage[s].usage_events;
-    std::stable_sort(events.begin(), events.end(), [](const auto& a, const auto& b) { return a.time_s < b.time_s; });
+    const auto events = run.metrics.storage[s].usage_in_time_order();
     std::array<double, models::kDataClasses> now{};
     std::array<bool, models::kDataClasses> seen{};
     size_t e = 0;
