@@ -77,6 +77,16 @@ std::optional<double> ObjectReader::quantity(const std::string& key, Dimension d
   return q;
 }
 
+bool ObjectReader::optional_quantity(const std::string& key, Dimension d, std::optional<double>& out, Bound bound) {
+  out.reset();
+  if (!has(key)) {
+    accept(key);
+    return true;
+  }
+  out = quantity(key, d, nullptr, bound);
+  return out.has_value();
+}
+
 std::optional<int64_t> ObjectReader::integer(const std::string& key, std::optional<int64_t> default_value, int64_t min,
                                              int64_t max) {
   const std::string expected = "an integer from " + std::to_string(min) + " to " + std::to_string(max);

@@ -40,6 +40,10 @@ public:
   // `default_text` is written into the document when the key is absent; nullptr makes the key required.
   std::optional<double> quantity(const std::string& key, Dimension d, const char* default_text,
                                  Bound bound = Bound::positive);
+  // A quantity with no default: absent leaves `out` empty and writes nothing into the document (the key stays out
+  // of the resolved scenario). Returns false only when the key is present and invalid (reported).
+  bool optional_quantity(const std::string& key, Dimension d, std::optional<double>& out,
+                         Bound bound = Bound::positive);
   std::optional<int64_t> integer(const std::string& key, std::optional<int64_t> default_value, int64_t min,
                                  int64_t max);
   // A dimensionless number (a ratio, an efficiency).

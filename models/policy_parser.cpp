@@ -117,17 +117,13 @@ Policies parse_policies(ObjectReader& pol, const std::vector<std::string>& stora
     auto before = t->quantity("stage_dataset_before", Dimension::seconds, "0s", Bound::non_negative);
     if (before)
       p.tiering.stage_dataset_before = Seconds(*before);
-    if (t->has("demote_dataset_after")) {
-      auto after = t->quantity("demote_dataset_after", Dimension::seconds, nullptr, Bound::non_negative);
-      if (after)
-        p.tiering.demote_dataset_after = Seconds(*after);
-      if (p.tiering.dataset_home.empty())
-        diag.error(t->child_pointer("demote_dataset_after"),
-                   "demoting a dataset drops its hot copy, so it needs a copy at home (expected "
-                   "tiering.dataset_home)");
-    } else {
-      t->accept("demote_dataset_after");
-    }
+    std::optional<double> after;
+    t->optional_quantity("demote_dataset_after", Dimension::seconds, after, Bound::non_negative);
+    if (after)
+      p.tiering.demote_dataset_after = Seconds(*after);
+    if (t->has("demote_dataset_after") && p.tiering.dataset_home.empty())
+      diag.error(t->child_pointer("demote_dataset_after"),
+                 "demoting a dataset drops its hot copy, so it needs a copy at home (expected tiering.dataset_home)");
     p.tiering.archive_checkpoints_to = optional_system("archive_checkpoints_to");
     p.tiering.replicate_validated_to = optional_system("replicate_validated_to");
     if (!p.tiering.replicate_validated_to.empty() && !p.promotion)

@@ -203,11 +203,8 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
         auto npower = g.quantity("node_power", Dimension::watts, "3kW", Bound::non_negative);
         auto nprice = g.quantity("node_price", Dimension::dollars, "$60k", Bound::non_negative);
         // Mean time between failures that interrupt a job, per node (GPUs, memory, NICs, software); absent: none.
-        std::optional<double> mtbf = 0.0;
-        if (g.has("node_mtbf"))
-          mtbf = g.quantity("node_mtbf", Dimension::seconds, nullptr);
-        else
-          g.accept("node_mtbf");
+        std::optional<double> mtbf;
+        const bool mtbf_ok = g.optional_quantity("node_mtbf", Dimension::seconds, mtbf);
         g.finish();
         if (gname) {
           check_name(*gname, g.child_pointer("name"), diag);
@@ -216,7 +213,7 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
           group_names.push_back(*gname);
         }
         if (!gname || !count || !gpn || !model || !gprice || !nics || !nic_speed || !cnics || !cnic_speed || !mem ||
-            !host_bw || !npower || !nprice || !mtbf)
+            !host_bw || !npower || !nprice || !mtbf_ok)
           continue;
         ng.name = *gname;
         ng.count = static_cast<int>(*count);
@@ -231,7 +228,7 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
         ng.gpu_host_bandwidth = BytesPerSecond(*host_bw);
         ng.node_power = Watts(*npower);
         ng.node_price = Dollars(*nprice);
-        ng.node_mtbf = Seconds(*mtbf);
+        ng.node_mtbf = Seconds(mtbf.value_or(0.0));
         sc.node_groups.push_back(ng);
       }
     }

@@ -81,11 +81,8 @@ bool parse_jbof(ObjectReader& s, StorageSystem& sys, const DriveBay& bay) {
   auto enc = s.integer("enclosures", std::nullopt, 1, kMaxServers);
   auto dpe = s.integer("drives_per_enclosure", std::nullopt, 1, 1024);
   auto bays = s.integer("bays_per_enclosure", 24, 1, 1024);
-  std::optional<double> uplink;
-  if (s.has("switch_uplink"))
-    uplink = s.quantity("switch_uplink", Dimension::bytes_per_second, nullptr);
-  else
-    s.accept("switch_uplink"); // absent: the PCIe switch never limits, and stays out of the resolved scenario
+  std::optional<double> uplink; // absent: the PCIe switch never limits
+  const bool uplink_ok = s.optional_quantity("switch_uplink", Dimension::bytes_per_second, uplink);
   auto ports = s.integer("ports_per_enclosure", 2, 1, 64);
   auto pspeed = s.quantity("port_speed", Dimension::bytes_per_second, "200Gbps");
   auto price = s.quantity("enclosure_price", Dimension::dollars, "$25k", Bound::non_negative);
@@ -96,8 +93,7 @@ bool parse_jbof(ObjectReader& s, StorageSystem& sys, const DriveBay& bay) {
     s.get_diagnostics().error(s.child_pointer("drives_per_enclosure"), "more drives than bays (expected at most " +
                                                                            std::to_string(*bays) + ", got " +
                                                                            std::to_string(*dpe) + ")");
-  if (!enc || !dpe || !bays || *dpe > *bays || (s.has("switch_uplink") && !uplink) || !ports || !pspeed || !price ||
-      !power || !prot)
+  if (!enc || !dpe || !bays || *dpe > *bays || !uplink_ok || !ports || !pspeed || !price || !power || !prot)
     return false;
   sys.servers = static_cast<int>(*enc);
   sys.drives_per_server = static_cast<int>(*dpe);
@@ -203,13 +199,10 @@ bool parse_pfs(ObjectReader& s, StorageSystem& sys, const DriveBay& bay) {
   // What one server's software and memory can move, when the vendor or a fit says so; absent, only its drives and
   // ports limit it.
   std::optional<double> server_bw;
-  if (s.has("server_bandwidth"))
-    server_bw = s.quantity("server_bandwidth", Dimension::bytes_per_second, nullptr);
-  else
-    s.accept("server_bandwidth");
+  const bool server_bw_ok = s.optional_quantity("server_bandwidth", Dimension::bytes_per_second, server_bw);
   auto prot = read_protection(s, {"none", "mirror", "erasure"}, "none", static_cast<int>(servers.value_or(1)));
   bool ok = servers && dps && ports && pspeed && stripe_count && stripe_size && mds && mops && price && power && prot &&
-            (!s.has("server_bandwidth") || server_bw);
+            server_bw_ok;
   if (servers && stripe_count && *stripe_count > *servers) {
     s.get_diagnostics().error(s.child_pointer("stripe_count"),
                               "stripes over more servers than exist (expected at most " + std::to_string(*servers) +

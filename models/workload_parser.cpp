@@ -74,17 +74,15 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
         diag.error(wptr + "/gpus", "not a whole number of nodes (expected a multiple of " +
                                        std::to_string(ng->gpus_per_node) + " GPUs per node, got " +
                                        std::to_string(*gpus) + ")");
+      // Every kind runs from `start`, for `duration` or to the end of the simulated period.
+      auto start = w.quantity("start", Dimension::seconds, "0s", Bound::non_negative);
+      std::optional<double> duration;
+      const bool duration_ok = w.optional_quantity("duration", Dimension::seconds, duration);
       if (kind && *kind == "inference") {
-        auto start = w.quantity("start", Dimension::seconds, "0s", Bound::non_negative);
-        std::optional<double> duration;
-        if (w.has("duration"))
-          duration = w.quantity("duration", Dimension::seconds, nullptr);
-        else
-          w.accept("duration");
         auto inference = parse_inference(w, sc, storage_names, gpus);
         w.finish();
         record_name();
-        if (!jname || !group || !ng || !gpus || !start || !inference || (w.has("duration") && !duration))
+        if (!jname || !group || !ng || !gpus || !start || !inference || !duration_ok)
           continue;
         job.name = *jname;
         job.kind = *kind;
@@ -130,18 +128,12 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
       auto batch = w.integer("global_batch", std::nullopt, 1, int64_t(1) << 40);
       auto sample = w.quantity("sample_size", Dimension::bytes, nullptr);
       auto prefetch = w.integer("prefetch_batches", 2, 0, 1024);
-      auto start = w.quantity("start", Dimension::seconds, "0s", Bound::non_negative);
       auto restart = w.quantity("restart_time", Dimension::seconds, "10min", Bound::non_negative);
       std::optional<double> epochs = 0.0;
       if (w.has("epochs"))
         epochs = w.number("epochs", std::nullopt, 1e-6, 1e9);
       else
         w.accept("epochs");
-      std::optional<double> duration;
-      if (w.has("duration"))
-        duration = w.quantity("duration", Dimension::seconds, nullptr);
-      else
-        w.accept("duration");
       // Ring all-reduce of BF16 gradients: each GPU sends (and receives) 2 (n-1)/n x 2 bytes per parameter per
       // step, about 4 bytes per parameter; without a parameter count the job declares it or sends nothing.
       std::string allreduce_default = "0B";
@@ -160,11 +152,8 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
         auto access =
             ds->choice("access", kind && *kind == "fine_tuning" ? "random" : "sequential", {"sequential", "random"});
         auto outstanding = ds->integer("outstanding_ios", 16, 1, 65536);
-        std::optional<double> file_size = 0.0;
-        if (ds->has("file_size"))
-          file_size = ds->quantity("file_size", Dimension::bytes, nullptr);
-        else
-          ds->accept("file_size");
+        std::optional<double> file_size; // absent: large shards
+        const bool file_size_ok = ds->optional_quantity("file_size", Dimension::bytes, file_size);
         auto packed = ds->boolean("packed", false);
         auto md_ops = ds->integer("metadata_ops_per_file", 2, 0, 1000);
         std::optional<std::string> cache = std::string();
@@ -180,12 +169,12 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
                      "names \"" + *cache +
                          "\", which is neither \"page_cache\" nor a "
                          "storage system (expected \"page_cache\" or the job's local_nvme)");
-        if (size && where && io_size && access && outstanding && file_size && packed && md_ops && cache && shuffle) {
+        if (size && where && io_size && access && outstanding && file_size_ok && packed && md_ops && cache && shuffle) {
           dataset = Dataset{Bytes(*size),
                             *where,
                             IoShape{Bytes(*io_size), *access == "random" ? IoPattern::random : IoPattern::sequential,
                                     static_cast<int>(*outstanding)},
-                            Bytes(*file_size),
+                            Bytes(file_size.value_or(0.0)),
                             *packed,
                             static_cast<int>(*md_ops),
                             *cache,
@@ -281,7 +270,7 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
       w.finish();
       record_name();
       if (!jname || !kind || !group || !gpus || (!step && !(step_flops && mfu)) || !batch || !sample || !prefetch ||
-          !start || !dataset || !ckpt || !base || !output || (w.has("duration") && !duration))
+          !start || !dataset || !ckpt || !base || !output || !duration_ok)
         continue;
       if (!ng)
         continue;
