@@ -7,24 +7,24 @@ namespace aisim::models {
 DriveLoad drive_load(const Scenario& sc, int storage, IoOp op) {
   const auto& sys = sc.storage[storage];
   for (const auto& job : sc.jobs) {
+    const IoShape* io = nullptr;
+    const bool checkpoint = op == IoOp::write && job.checkpoint.storage == sys.name;
     if (job.kind == "inference") {
       // Model loads are the fleet's large reads; its serving reads are small and random.
       const auto& inf = job.inference;
-      if (op != IoOp::read || (inf.model_storage != sys.name && inf.data_storage != sys.name))
-        continue;
-      const NodeGroup* g = sc.find_node_group(job.node_group);
-      const double nodes = static_cast<double>(job.gpus / g->gpus_per_node);
-      const double drives = sys.kind == "local_nvme" ? nodes * sys.drives_per_node : sys.drive_count();
-      if (inf.model_storage == sys.name)
-        return {inf.model_io.access, inf.model_io.io_size, inf.model_io.outstanding_per_node * nodes / drives};
-      return {IoPattern::random, inf.read_size, 32.0};
+      if (op == IoOp::read && inf.model_storage == sys.name)
+        io = &inf.model_io;
+      else if (op == IoOp::read && inf.data_storage == sys.name)
+        return {IoPattern::random, inf.read_size, 32.0};
+    } else if (op == IoOp::read && job.dataset.storage == sys.name) {
+      io = &job.dataset.io;
+    } else if (op == IoOp::write && job.kind == "preprocessing" && job.output.storage == sys.name) {
+      io = &job.output.io;
+    } else if (checkpoint) {
+      io = &job.checkpoint.io;
     }
-    const bool reads = op == IoOp::read && job.dataset.storage == sys.name;
-    const bool output = op == IoOp::write && job.kind == "preprocessing" && job.output.storage == sys.name;
-    const bool writes = op == IoOp::write && job.checkpoint.storage == sys.name;
-    if (!reads && !writes && !output)
+    if (!io)
       continue;
-    const IoShape& io = reads ? job.dataset.io : output ? job.output.io : job.checkpoint.io;
     const NodeGroup* g = sc.find_node_group(job.node_group);
     const double nodes = static_cast<double>(job.gpus / g->gpus_per_node);
     // The job's requests spread evenly over the drives they can reach: its own nodes' drives for local NVMe,
@@ -32,11 +32,11 @@ DriveLoad drive_load(const Scenario& sc, int storage, IoOp op) {
     double drives = sys.kind == "local_nvme" ? nodes * sys.drives_per_node : sys.drive_count();
     // A checkpoint is one file per rank; on a parallel file system those files reach only the servers their
     // stripes land on (as sim/transfer.cpp spreads them).
-    if (sys.kind == "pfs" && writes)
+    if (sys.kind == "pfs" && checkpoint)
       drives =
           static_cast<double>(std::min<long long>(sys.servers, static_cast<long long>(job.gpus) * sys.stripe_count) *
                               sys.drives_per_server);
-    return {io.access, io.io_size, io.outstanding_per_node * nodes / drives};
+    return {io->access, io->io_size, io->outstanding_per_node * nodes / drives};
   }
   return {IoPattern::sequential, Bytes(1048576.0), 32.0};
 }
