@@ -1,3 +1,5 @@
+#include "scenario_errors.hpp"
+
 #include "models/scenario_parser.hpp"
 
 #include <catch2/catch.hpp>
@@ -17,12 +19,6 @@ Json base() {
                    "sample_size": "1MB", "dataset": {"size": "1TB", "storage": "hot"},
                    "checkpoint": {"size": "100GB", "interval": "10min", "storage": "hot"}}]
   })");
-}
-
-std::string errors_of(Json doc) {
-  auto r = parse_scenario(std::move(doc), "s.json", ".");
-  CHECK_FALSE(r.scenario.has_value());
-  return r.diagnostics.format(false);
 }
 
 } // namespace
