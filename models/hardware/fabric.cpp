@@ -1,0 +1,177 @@
+#include "models/hardware/fabric.hpp"
+
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/push_relabel_max_flow.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace aisim::models {
+
+namespace {
+
+using Traits = boost::adjacency_list_traits<boost::vecS, boost::vecS, boost::directedS>;
+using Graph = boost::adjacency_list<
+    boost::vecS, boost::vecS, boost::directedS, boost::no_property,
+    boost::property<boost::edge_capacity_t, double,
+                    boost::property<boost::edge_residual_capacity_t, double,
+                                    boost::property<boost::edge_reverse_t, Traits::edge_descriptor>>>>;
+using Vertex = Traits::vertex_descriptor;
+
+// The directed edge and its zero-capacity twin that push-relabel needs.
+void add_arc(Graph& g, Vertex a, Vertex b, double cap) {
+  auto capacity = boost::get(boost::edge_capacity, g);
+  auto reverse = boost::get(boost::edge_reverse, g);
+  auto e = boost::add_edge(a, b, g).first;
+  auto r = boost::add_edge(b, a, g).first;
+  capacity[e] = cap;
+  capacity[r] = 0;
+  reverse[e] = r;
+  reverse[r] = e;
+}
+
+// A full-duplex cable: the given capacity in each direction.
+void add_cable(Graph& g, Vertex a, Vertex b, double cap) {
+  add_arc(g, a, b, cap);
+  add_arc(g, b, a, cap);
+}
+
+bool is_leafy(const std::string& topology) { return topology == "spine_leaf" || topology == "rail_optimized"; }
+
+} // namespace
+
+std::optional<long long> endpoint_limit(const NetworkSpec& spec) {
+  if (spec.topology == "fat_tree")
+    return static_cast<long long>(spec.k) * spec.k * spec.k / 4;
+  return std::nullopt;
+}
+
+Fabric::Fabric(const NetworkSpec& spec, std::vector<FabricEndpoint> endpoints)
+    : spec_(spec), endpoints_(std::move(endpoints)), leaf_of_(endpoints_.size(), 0) {
+  const auto n = static_cast<int>(endpoints_.size());
+  if (spec_.topology == "fat_tree") {
+    const int half = spec_.k / 2;
+    const int edges = spec_.k * half;
+    for (int i = 0; i < n; ++i)
+      leaf_of_[i] = i / half;
+    leaf_down_Bps_.assign(edges, 0);
+    for (int e = 0; e < edges; ++e) {
+      leaf_pod_.push_back(e / half);
+      leaf_uplink_.push_back(static_cast<int>(links_.size()));
+      links_.push_back({"edge" + std::to_string(e) + "-uplinks", half * spec_.link_speed.value});
+    }
+    for (int p = 0; p < spec_.k; ++p) {
+      pod_uplink_.push_back(static_cast<int>(links_.size()));
+      links_.push_back({"pod" + std::to_string(p) + "-uplinks", half * half * spec_.link_speed.value});
+    }
+  } else if (is_leafy(spec_.topology)) {
+    // GPU nodes fill GPU leaves, then storage fills storage leaves of its own.
+    int gpu_seen = 0, storage_seen = 0;
+    for (const auto& e : endpoints_)
+      (e.kind == EndpointKind::gpu_node ? gpu_seen : storage_seen)++;
+    const int gpu_leaves = (gpu_seen + spec_.nodes_per_leaf - 1) / spec_.nodes_per_leaf;
+    const int storage_leaves = (storage_seen + spec_.enclosures_per_leaf - 1) / spec_.enclosures_per_leaf;
+    leaf_down_Bps_.assign(gpu_leaves + storage_leaves, 0);
+    int gi = 0, si = 0;
+    for (int i = 0; i < n; ++i) {
+      const bool gpu = endpoints_[i].kind == EndpointKind::gpu_node;
+      leaf_of_[i] = gpu ? gi++ / spec_.nodes_per_leaf : gpu_leaves + si++ / spec_.enclosures_per_leaf;
+    }
+    for (int i = 0; i < n; ++i)
+      leaf_down_Bps_[leaf_of_[i]] += endpoints_[i].bandwidth.value;
+    for (int l = 0; l < gpu_leaves + storage_leaves; ++l) {
+      leaf_uplink_.push_back(static_cast<int>(links_.size()));
+      const std::string kind =
+          l < gpu_leaves ? (spec_.topology == "rail_optimized" ? "railgroup" : "leaf") : "storageleaf";
+      links_.push_back({kind + std::to_string(l) + "-uplinks", leaf_down_Bps_[l] / spec_.oversubscription});
+    }
+  } else { // single_switch: one non-blocking switch, nothing but the endpoints' own links
+    leaf_uplink_.push_back(-1);
+    leaf_down_Bps_.assign(1, 0);
+  }
+}
+
+std::vector<Hop> Fabric::route(int a, int b) const {
+  if (a == b)
+    return {};
+  std::vector<Hop> hops{{leaf_uplink_[a], true}};
+  if (spec_.topology == "fat_tree" && leaf_pod_[a] != leaf_pod_[b]) {
+    hops.push_back({pod_uplink_[leaf_pod_[a]], true});
+    hops.push_back({pod_uplink_[leaf_pod_[b]], false});
+  }
+  hops.push_back({leaf_uplink_[b], false});
+  return hops;
+}
+
+double Fabric::max_flow_Bps(const std::vector<std::pair<int, double>>& sources, const std::vector<int>& sinks) const {
+  Graph g;
+  const auto n = endpoints_.size();
+  auto vertex = [&g]() { return boost::add_vertex(g); };
+  const Vertex source = vertex(), sink = vertex();
+  std::vector<Vertex> ep(n);
+  for (auto& v : ep)
+    v = vertex();
+
+  const int leaves = leaf_count();
+  if (spec_.topology == "fat_tree") {
+    const int half = spec_.k / 2;
+    std::vector<Vertex> edge(leaves), agg(spec_.k * half), core(half * half);
+    for (auto& v : edge)
+      v = vertex();
+    for (auto& v : agg)
+      v = vertex();
+    for (auto& v : core)
+      v = vertex();
+    const double c = spec_.link_speed.value;
+    for (int e = 0; e < leaves; ++e)
+      for (int a = 0; a < half; ++a)
+        add_cable(g, edge[e], agg[leaf_pod_[e] * half + a], c);
+    for (int p = 0; p < spec_.k; ++p)
+      for (int a = 0; a < half; ++a)
+        for (int j = 0; j < half; ++j)
+          add_cable(g, agg[p * half + a], core[a * half + j], c);
+    for (size_t i = 0; i < n; ++i)
+      add_cable(g, ep[i], edge[leaf_of_[i]], endpoints_[i].bandwidth.value);
+  } else if (is_leafy(spec_.topology)) {
+    std::vector<Vertex> spine(spec_.spines);
+    for (auto& v : spine)
+      v = vertex();
+    for (int l = 0; l < leaves; ++l) {
+      // rail_optimized: a GPU rail group is one switch per rail, node NIC r on rail switch r; storage leaves and
+      // spine_leaf leaves are single switches.
+      int rails = 1;
+      for (size_t i = 0; i < n; ++i)
+        if (leaf_of_[i] == l && spec_.topology == "rail_optimized" && endpoints_[i].kind == EndpointKind::gpu_node)
+          rails = std::max(rails, endpoints_[i].ports);
+      std::vector<Vertex> sw(rails);
+      for (auto& v : sw)
+        v = vertex();
+      for (size_t i = 0; i < n; ++i) {
+        if (leaf_of_[i] != l)
+          continue;
+        const int p = rails > 1 ? endpoints_[i].ports : 1;
+        for (int r = 0; r < p; ++r)
+          add_cable(g, ep[i], sw[r % rails], endpoints_[i].bandwidth.value / p);
+      }
+      const double up = leaf_down_Bps_[l] / spec_.oversubscription / (rails * spec_.spines);
+      for (int r = 0; r < rails; ++r)
+        for (int s = 0; s < spec_.spines; ++s)
+          add_cable(g, sw[r], spine[s], up);
+    }
+  } else {
+    const Vertex sw = vertex();
+    for (size_t i = 0; i < n; ++i)
+      add_cable(g, ep[i], sw, endpoints_[i].bandwidth.value);
+  }
+
+  double total_source = 0;
+  for (const auto& [e, cap] : sources) {
+    add_arc(g, source, ep[e], cap);
+    total_source += cap;
+  }
+  for (int e : sinks)
+    add_arc(g, ep[e], sink, total_source + 1.0); // never the bottleneck
+  return boost::push_relabel_max_flow(g, source, sink);
+}
+
+} // namespace aisim::models

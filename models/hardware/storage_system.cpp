@@ -1,0 +1,365 @@
+#include "models/hardware/storage_system.hpp"
+
+#include <algorithm>
+
+namespace aisim::models {
+
+namespace {
+
+constexpr int64_t kMaxServers = 10'000'000;
+
+// The drive a system names, with the bay's PCIe link; nullopt when missing or broken (reported elsewhere).
+struct DriveBay {
+  std::optional<DriveModel> drive;
+  int lanes = 4;
+  std::string generation = "gen4";
+  bool ok = false;
+};
+
+DriveBay read_drive_bay(ObjectReader& s, const std::vector<DriveModel>& drives,
+                        const std::vector<std::string>& drive_names) {
+  DriveBay bay;
+  auto name = s.reference("drive", drive_names, "drive models under /drives");
+  auto lanes = s.integer("drive_pcie_lanes", 4, 1, 16);
+  auto gen = s.choice("pcie_generation", "gen4", {"gen3", "gen4", "gen5", "gen6"});
+  const int64_t width = lanes.value_or(0);
+  const bool width_ok = width == 1 || width == 2 || width == 4 || width == 8 || width == 16;
+  if (lanes && !width_ok)
+    s.get_diagnostics().error(s.child_pointer("drive_pcie_lanes"),
+                              "not a PCIe link width (expected 1, 2, 4, 8 or 16, got " + std::to_string(width) + ")");
+  if (name) {
+    const auto d = std::find_if(drives.begin(), drives.end(), [&](const DriveModel& m) { return m.name == *name; });
+    if (d != drives.end())
+      bay.drive = *d;
+  }
+  bay.lanes = static_cast<int>(width);
+  bay.generation = gen.value_or("gen4");
+  bay.ok = bay.drive && width_ok && gen;
+  return bay;
+}
+
+// {"scheme": ..., "data": D, "parity": P} or for mirrors {"scheme": "mirror"|"raid1"|"raid10", "copies": C}.
+std::optional<Protection> read_protection(ObjectReader& s, const std::vector<std::string>& schemes,
+                                          const char* default_scheme, int max_width) {
+  auto p = s.object("protection", false);
+  if (!p)
+    return std::nullopt;
+  Protection out;
+  auto scheme = p->choice("scheme", default_scheme, schemes);
+  if (!scheme)
+    return std::nullopt;
+  out.scheme = *scheme;
+  if (out.scheme == "mirror" || out.scheme == "raid1" || out.scheme == "raid10") {
+    auto copies = p->integer("copies", 2, 2, 8);
+    if (!copies)
+      return std::nullopt;
+    out.data = 1;
+    out.parity = static_cast<int>(*copies) - 1;
+  } else if (out.scheme == "raid5" || out.scheme == "raid6" || out.scheme == "erasure") {
+    auto data = p->integer("data", 8, 1, 64);
+    std::optional<int64_t> parity;
+    if (out.scheme == "erasure")
+      parity = p->integer("parity", 2, 1, 16);
+    else
+      parity = out.scheme == "raid5" ? 1 : 2;
+    if (!data || !parity)
+      return std::nullopt;
+    out.data = static_cast<int>(*data);
+    out.parity = static_cast<int>(*parity);
+  }
+  p->finish();
+  if (out.width() > max_width) {
+    s.get_diagnostics().error(s.child_pointer("protection"),
+                              "scheme wider than what it spreads over (expected at most " + std::to_string(max_width) +
+                                  " pieces, got " + std::to_string(out.data) + "+" + std::to_string(out.parity) + ")");
+    return std::nullopt;
+  }
+  return out;
+}
+
+bool parse_jbof(ObjectReader& s, StorageSystem& sys, const DriveBay& bay) {
+  auto enc = s.integer("enclosures", std::nullopt, 1, kMaxServers);
+  auto dpe = s.integer("drives_per_enclosure", std::nullopt, 1, 1024);
+  auto bays = s.integer("bays_per_enclosure", 24, 1, 1024);
+  std::optional<double> uplink; // absent: the PCIe switch never limits
+  const bool uplink_ok = s.optional_quantity("switch_uplink", Dimension::bytes_per_second, uplink);
+  auto ports = s.integer("ports_per_enclosure", 2, 1, 64);
+  auto pspeed = s.quantity("port_speed", Dimension::bytes_per_second, "200Gbps");
+  auto price = s.quantity("enclosure_price", Dimension::dollars, "$25k", Bound::non_negative);
+  auto power = s.quantity("enclosure_power", Dimension::watts, "600W", Bound::non_negative);
+  // Host-side protection spreads copies or stripes across enclosures.
+  auto prot = read_protection(s, {"none", "mirror", "erasure"}, "none", static_cast<int>(enc.value_or(1)));
+  if (dpe && bays && *dpe > *bays)
+    s.get_diagnostics().error(s.child_pointer("drives_per_enclosure"), "more drives than bays (expected at most " +
+                                                                           std::to_string(*bays) + ", got " +
+                                                                           std::to_string(*dpe) + ")");
+  if (!enc || !dpe || !bays || *dpe > *bays || !uplink_ok || !ports || !pspeed || !price || !power || !prot)
+    return false;
+  sys.servers = static_cast<int>(*enc);
+  sys.drives_per_server = static_cast<int>(*dpe);
+  sys.bays_per_enclosure = static_cast<int>(*bays);
+  if (uplink)
+    sys.internal_limit = BytesPerSecond(uplink.value_or(0));
+  sys.front_end_ports = static_cast<int>(*ports);
+  sys.front_end = BytesPerSecond(*pspeed) * static_cast<double>(*ports);
+  sys.chassis_price = Dollars(*price) * static_cast<double>(*enc);
+  sys.chassis_power = Watts(*power) * static_cast<double>(*enc);
+  sys.protection = *prot;
+  sys.host_side_protection = true;
+  return bay.ok;
+}
+
+bool parse_array(ObjectReader& s, StorageSystem& sys, const DriveBay& bay, const std::vector<std::string>& systems) {
+  auto ctrl = s.integer("controllers", 2, 1, 64);
+  auto failover = s.choice("failover", "active_active", {"active_active", "active_passive"});
+  auto cbw = s.quantity("controller_bandwidth", Dimension::bytes_per_second, nullptr);
+  auto ciops = s.quantity("controller_iops", Dimension::ops_per_second, "1MIOPS");
+  auto ports = s.integer("ports_per_controller", 4, 1, 64);
+  auto pspeed = s.quantity("port_speed", Dimension::bytes_per_second, "200Gbps");
+  auto shelves = s.integer("shelves", 1, 1, 1000);
+  auto dps = s.integer("drives_per_shelf", std::nullopt, 1, 1024);
+  auto bays = s.integer("bays_per_shelf", 24, 1, 1024);
+  auto price = s.quantity("array_price", Dimension::dollars, "$150k", Bound::non_negative);
+  auto power = s.quantity("array_power", Dimension::watts, "1.5kW", Bound::non_negative);
+  const int drives = static_cast<int>(shelves.value_or(1) * dps.value_or(1));
+  auto prot = read_protection(s, {"none", "raid1", "raid10", "raid5", "raid6", "erasure"}, "raid6", drives);
+  bool ok = ctrl && failover && cbw && ciops && ports && pspeed && shelves && dps && bays && price && power && prot;
+  if (dps && bays && *dps > *bays) {
+    s.get_diagnostics().error(s.child_pointer("drives_per_shelf"), "more drives than bays (expected at most " +
+                                                                       std::to_string(*bays) + ", got " +
+                                                                       std::to_string(*dps) + ")");
+    ok = false;
+  }
+  if (auto snap = s.has("snapshots") ? s.object("snapshots", false) : std::nullopt) {
+    auto interval = snap->quantity("interval", Dimension::seconds, "1h");
+    auto retention = snap->quantity("retention", Dimension::seconds, "24h");
+    snap->finish();
+    if (interval && retention)
+      sys.snapshots = Snapshots{Seconds(*interval), Seconds(*retention)};
+    ok = ok && interval && retention;
+  } else {
+    s.accept("snapshots");
+  }
+  if (auto rep = s.has("replication") ? s.object("replication", false) : std::nullopt) {
+    std::vector<std::string> others;
+    for (const auto& n : systems)
+      if (n != sys.name)
+        others.push_back(n);
+    auto target = rep->reference("target", others, "other storage systems under /storage");
+    auto mode = rep->choice("mode", "async", {"sync", "async"});
+    rep->finish();
+    if (target && mode)
+      sys.replication = Replication{*target, *mode};
+    ok = ok && target && mode;
+  } else {
+    s.accept("replication");
+  }
+  if (s.has("retention_lock")) {
+    auto lock = s.quantity("retention_lock", Dimension::seconds, nullptr);
+    if (lock)
+      sys.retention_lock = Seconds(*lock);
+    ok = ok && lock;
+  } else {
+    s.accept("retention_lock");
+  }
+  if (!ok)
+    return false;
+  sys.controllers = static_cast<int>(*ctrl);
+  sys.failover = *failover;
+  // Active-passive: half the controllers stand by and serve nothing until a failover.
+  sys.servers = sys.failover == "active_passive" ? std::max(1, sys.controllers / 2) : sys.controllers;
+  sys.drives_per_server = std::max(1, drives / sys.servers);
+  if (drives % sys.servers != 0) {
+    s.get_diagnostics().error(s.child_pointer("drives_per_shelf"),
+                              "drives do not divide evenly among the active controllers (expected a multiple of " +
+                                  std::to_string(sys.servers) + " drives in all, got " + std::to_string(drives) + ")");
+    return false;
+  }
+  sys.internal_limit = BytesPerSecond(*cbw);
+  sys.controller_iops = OpsPerSecond(*ciops);
+  sys.front_end_ports = static_cast<int>(*ports);
+  sys.front_end = BytesPerSecond(*pspeed) * static_cast<double>(*ports);
+  sys.chassis_price = Dollars(*price);
+  sys.chassis_power = Watts(*power);
+  sys.protection = *prot;
+  return bay.ok;
+}
+
+bool parse_pfs(ObjectReader& s, StorageSystem& sys, const DriveBay& bay) {
+  auto servers = s.integer("servers", std::nullopt, 1, kMaxServers);
+  auto dps = s.integer("drives_per_server", std::nullopt, 1, 1024);
+  auto ports = s.integer("ports_per_server", 2, 1, 64);
+  auto pspeed = s.quantity("port_speed", Dimension::bytes_per_second, "200Gbps");
+  auto stripe_count = s.integer("stripe_count", servers.value_or(1), 1, kMaxServers);
+  auto stripe_size = s.quantity("stripe_size", Dimension::bytes, "1MiB");
+  auto mds = s.integer("metadata_servers", 2, 1, 1024);
+  auto mops = s.quantity("metadata_ops_per_server", Dimension::ops_per_second, "50k op/s");
+  auto price = s.quantity("server_price", Dimension::dollars, "$40k", Bound::non_negative);
+  auto power = s.quantity("server_power", Dimension::watts, "800W", Bound::non_negative);
+  // What one server's software and memory can move, when the vendor or a fit says so; absent, only its drives and
+  // ports limit it.
+  std::optional<double> server_bw;
+  const bool server_bw_ok = s.optional_quantity("server_bandwidth", Dimension::bytes_per_second, server_bw);
+  auto prot = read_protection(s, {"none", "mirror", "erasure"}, "none", static_cast<int>(servers.value_or(1)));
+  bool ok = servers && dps && ports && pspeed && stripe_count && stripe_size && mds && mops && price && power && prot &&
+            server_bw_ok;
+  if (servers && stripe_count && *stripe_count > *servers) {
+    s.get_diagnostics().error(s.child_pointer("stripe_count"),
+                              "stripes over more servers than exist (expected at most " + std::to_string(*servers) +
+                                  ", got " + std::to_string(*stripe_count) + ")");
+    ok = false;
+  }
+  if (!ok)
+    return false;
+  sys.servers = static_cast<int>(*servers);
+  sys.drives_per_server = static_cast<int>(*dps);
+  sys.front_end_ports = static_cast<int>(*ports);
+  sys.front_end = BytesPerSecond(*pspeed) * static_cast<double>(*ports);
+  if (server_bw.value_or(0) > 0)
+    sys.internal_limit = BytesPerSecond(server_bw.value_or(0));
+  sys.stripe_count = static_cast<int>(*stripe_count);
+  sys.stripe_size = Bytes(*stripe_size);
+  sys.metadata_servers = static_cast<int>(*mds);
+  sys.metadata_ops_per_server = OpsPerSecond(*mops);
+  sys.chassis_price = Dollars(*price) * static_cast<double>(*servers);
+  sys.chassis_power = Watts(*power) * static_cast<double>(*servers);
+  sys.protection = *prot;
+  sys.host_side_protection = false; // servers compute parity among themselves
+  return bay.ok;
+}
+
+bool parse_object(ObjectReader& s, StorageSystem& sys) {
+  auto gateways = s.integer("gateways", 4, 1, kMaxServers);
+  auto gbw = s.quantity("gateway_bandwidth", Dimension::bytes_per_second, "25GB/s");
+  auto cap = s.quantity("capacity", Dimension::bytes, nullptr);
+  auto conns = s.integer("connections_per_node", 16, 1, 4096);
+  auto cbw = s.quantity("connection_bandwidth", Dimension::bytes_per_second, "500MB/s");
+  auto lat = s.quantity("request_latency", Dimension::seconds, "10ms", Bound::non_negative);
+  auto osize = s.quantity("object_size", Dimension::bytes, "64MiB");
+  auto durability = s.number("durability", 0.99999999999, 0.0, 1.0);
+  auto sprice = s.quantity("storage_price", Dimension::dollars_per_byte_month, "$10/TB-month", Bound::non_negative);
+  auto rprice = s.quantity("retrieval_price", Dimension::dollars_per_byte, "$0/GB", Bound::non_negative);
+  auto eprice = s.quantity("egress_price", Dimension::dollars_per_byte, "$0/GB", Bound::non_negative);
+  if (!gateways || !gbw || !cap || !conns || !cbw || !lat || !osize || !durability || !sprice || !rprice || !eprice)
+    return false;
+  sys.servers = static_cast<int>(*gateways);
+  sys.front_end = BytesPerSecond(*gbw);
+  sys.object_capacity = Bytes(*cap);
+  sys.connections_per_node = static_cast<int>(*conns);
+  sys.connection_bandwidth = BytesPerSecond(*cbw);
+  sys.request_latency = Seconds(*lat);
+  sys.object_size = Bytes(*osize);
+  sys.durability = *durability;
+  sys.storage_price = DollarsPerByteMonth(*sprice);
+  sys.retrieval_price = DollarsPerByte(*rprice);
+  sys.egress_price = DollarsPerByte(*eprice);
+  return true;
+}
+
+bool parse_local_nvme(ObjectReader& s, StorageSystem& sys, const DriveBay& bay,
+                      const std::vector<std::string>& group_names) {
+  auto group = s.reference("node_group", group_names, "node groups under /cluster/node_groups");
+  auto dpn = s.integer("drives_per_node", std::nullopt, 1, 64);
+  if (!group || !dpn)
+    return false;
+  sys.node_group = *group;
+  sys.drives_per_node = static_cast<int>(*dpn);
+  return bay.ok;
+}
+
+} // namespace
+
+BytesPerSecond pcie_lane_bandwidth(const std::string& generation) {
+  // Transfer rate per lane x encoding efficiency / 8 bits: Gen3 8 GT/s, Gen4 16, Gen5 32 (128b/130b);
+  // Gen6 64 GT/s with 242/256 FLIT efficiency (PCI-SIG base specifications).
+  if (generation == "gen3")
+    return BytesPerSecond(8e9 * 128 / 130 / 8);
+  if (generation == "gen4")
+    return BytesPerSecond(16e9 * 128 / 130 / 8);
+  if (generation == "gen5")
+    return BytesPerSecond(32e9 * 128 / 130 / 8);
+  return BytesPerSecond(64e9 * 242 / 256 / 8);
+}
+
+int StorageSystem::drive_count() const {
+  if (kind == "object")
+    return 0;
+  if (kind == "local_nvme")
+    return nodes * drives_per_node;
+  return servers * drives_per_server;
+}
+
+Bytes StorageSystem::raw_capacity() const {
+  return kind == "object" ? object_capacity : drive->capacity * static_cast<double>(drive_count());
+}
+
+Bytes StorageSystem::capacity() const { return raw_capacity() * protection.efficiency(); }
+
+BytesPerSecond StorageSystem::drive_read_bandwidth() const {
+  return std::min(drive->read_bandwidth, pcie_lane_bandwidth(pcie_generation) * drive_pcie_lanes);
+}
+
+BytesPerSecond StorageSystem::drive_write_bandwidth() const {
+  return std::min(drive->write_bandwidth, pcie_lane_bandwidth(pcie_generation) * drive_pcie_lanes);
+}
+
+BytesPerSecond StorageSystem::server_read_bandwidth() const {
+  if (kind == "object")
+    return front_end;
+  const BytesPerSecond drives = drive_read_bandwidth() * drives_per_server;
+  return internal_limit ? std::min(drives, *internal_limit) : drives;
+}
+
+BytesPerSecond StorageSystem::server_write_bandwidth() const {
+  if (kind == "object")
+    return front_end;
+  // Server-side protection writes the extra pieces to drives behind the same server; host-side protection
+  // sends them as separate flows, so each byte arriving is a byte on a drive.
+  const double amp = host_side_protection ? 1.0 : protection.write_amplification();
+  const BytesPerSecond drives = drive_write_bandwidth() * drives_per_server / amp;
+  return internal_limit ? std::min(drives, *internal_limit) : drives;
+}
+
+BytesPerSecond StorageSystem::object_node_rate() const {
+  // Each connection alternates a request's latency and its object's transfer.
+  const double per_connection =
+      object_size.value / (request_latency.value + object_size.value / connection_bandwidth.value);
+  return BytesPerSecond(per_connection * connections_per_node);
+}
+
+std::optional<StorageSystem> parse_storage_system(ObjectReader& s, const std::string& name,
+                                                  const std::vector<DriveModel>& drives,
+                                                  const std::vector<std::string>& drive_names,
+                                                  const std::vector<std::string>& group_names,
+                                                  const std::vector<std::string>& storage_names) {
+  StorageSystem sys;
+  sys.name = name;
+  auto kind = s.choice("kind", nullptr, {"jbof", "array", "pfs", "object", "local_nvme"});
+  if (!kind)
+    return std::nullopt; // without a kind the other keys cannot be judged; no cascade of "unknown key"
+  sys.kind = *kind;
+  DriveBay bay;
+  if (sys.kind != "object") {
+    bay = read_drive_bay(s, drives, drive_names);
+    sys.drive = bay.drive;
+    sys.drive_pcie_lanes = bay.lanes;
+    sys.pcie_generation = bay.generation;
+  }
+  bool ok = false;
+  if (sys.kind == "jbof")
+    ok = parse_jbof(s, sys, bay);
+  else if (sys.kind == "array")
+    ok = parse_array(s, sys, bay, storage_names);
+  else if (sys.kind == "pfs")
+    ok = parse_pfs(s, sys, bay);
+  else if (sys.kind == "object")
+    ok = parse_object(s, sys);
+  else
+    ok = parse_local_nvme(s, sys, bay, group_names);
+  s.finish();
+  if (!ok)
+    return std::nullopt;
+  return sys;
+}
+
+} // namespace aisim::models

@@ -1,0 +1,118 @@
+// Storage systems a scenario names under "storage", by kind:
+// - jbof: NVMe enclosures (drives behind PCIe lanes and a PCIe switch, NVMe-oF ports), no data services of their
+//   own; protection only as host-side mirroring or erasure coding across enclosures.
+// - array: dedicated storage: controllers with bandwidth limits and failover, front-end ports, drive shelves,
+//   RAID or erasure coding, snapshots, replication to another system, retention lock.
+// - pfs: a parallel file system on storage servers: striping, metadata servers with an operation rate.
+// - object: a cold tier behind gateways: per-connection and total bandwidth, request latency, durability, prices.
+// - local_nvme: drives inside the GPU nodes of one node group, no network.
+// The engine sees every kind the same way: "servers" (enclosures, controllers, file servers, gateways) with a
+// front-end link, an optional internal limit and disks (see sim/platform.cpp).
+#pragma once
+
+#include "models/common/diagnostics.hpp"
+#include "models/common/json_reader.hpp"
+#include "models/common/units.hpp"
+#include "models/hardware/drive_model.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace aisim::models {
+
+// Usable bandwidth of one PCIe lane per direction after line encoding (128b/130b for Gen3-5, FLIT for Gen6).
+BytesPerSecond pcie_lane_bandwidth(const std::string& generation);
+
+struct Protection {
+  std::string scheme = "none"; // none, mirror, raid1, raid10, raid5, raid6, erasure
+  int data = 1;                // data pieces per stripe (copies: 1)
+  int parity = 0;              // parity pieces, or extra copies for mirrors
+  // Usable over raw capacity.
+  double efficiency() const { return static_cast<double>(data) / (data + parity); }
+  // Bytes written to drives per byte stored (full-stripe writes, as large checkpoint and dataset writes are).
+  double write_amplification() const { return static_cast<double>(data + parity) / data; }
+  int width() const { return data + parity; }
+};
+
+struct Snapshots {
+  Seconds interval;
+  Seconds retention;
+};
+
+struct Replication {
+  std::string target;
+  std::string mode; // "sync": a write completes when both copies are written; "async": copied afterwards
+};
+
+struct StorageSystem {
+  std::string name;
+  std::string kind;
+
+  // The engine's view.
+  int servers = 0;           // enclosures, active controllers, file servers or gateways (0 for local_nvme)
+  int drives_per_server = 0; // drives behind each server (array: the shelves' drives shared evenly)
+  std::optional<BytesPerSecond> internal_limit; // per server: PCIe switch uplink or controller bandwidth
+  BytesPerSecond front_end;                     // per server: its ports together, each direction
+  int front_end_ports = 1;
+  std::optional<DriveModel> drive; // none for object
+  int drive_pcie_lanes = 4;
+  std::string pcie_generation = "gen4";
+  Protection protection;
+  bool host_side_protection = false; // jbof: clients send the extra copies or parity over the network
+
+  // jbof
+  int bays_per_enclosure = 0;
+  // array
+  int controllers = 0;
+  std::string failover;
+  OpsPerSecond controller_iops;
+  std::optional<Snapshots> snapshots;
+  std::optional<Replication> replication;
+  std::optional<Seconds> retention_lock;
+  // pfs
+  int stripe_count = 0;
+  Bytes stripe_size;
+  int metadata_servers = 0;
+  OpsPerSecond metadata_ops_per_server;
+  // object
+  Bytes object_capacity;
+  int connections_per_node = 0;
+  BytesPerSecond connection_bandwidth;
+  Seconds request_latency;
+  Bytes object_size;
+  double durability = 0;
+  DollarsPerByteMonth storage_price;
+  DollarsPerByte retrieval_price;
+  DollarsPerByte egress_price; // data leaving the provider's network towards the GPUs
+  // local_nvme
+  std::string node_group;
+  int drives_per_node = 0;
+  int nodes = 0; // filled from the node group
+
+  // Prices and power of what is bought besides the drives (enclosures, array chassis and controllers, servers).
+  Dollars chassis_price;
+  Watts chassis_power;
+
+  int drive_count() const;
+  Bytes raw_capacity() const;
+  Bytes capacity() const; // usable, after protection
+  BytesPerSecond drive_read_bandwidth() const;
+  BytesPerSecond drive_write_bandwidth() const;
+  // What one server's drives can deliver through its internal limit, counting write amplification for writes.
+  BytesPerSecond server_read_bandwidth() const;
+  BytesPerSecond server_write_bandwidth() const;
+  // Per-flow cap of one GPU node towards an object store: its connections, each paying the request latency
+  // once per object.
+  BytesPerSecond object_node_rate() const;
+};
+
+// Reads one system under /storage/NAME. `drives` are the parsed drive models, `drive_names` every name defined
+// under /drives, `group_names` every node group (for local_nvme), `storage_names` every system (replication).
+std::optional<StorageSystem> parse_storage_system(ObjectReader& r, const std::string& name,
+                                                  const std::vector<DriveModel>& drives,
+                                                  const std::vector<std::string>& drive_names,
+                                                  const std::vector<std::string>& group_names,
+                                                  const std::vector<std::string>& storage_names);
+
+} // namespace aisim::models

@@ -1,0 +1,492 @@
+#include "models/scenario/scenario_parser.hpp"
+
+#include "models/hardware/drive_model.hpp"
+#include "models/hardware/gpu_catalog.hpp"
+#include "models/scenario/policy_parser.hpp"
+#include "models/scenario/workload_parser.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace aisim::models {
+namespace {
+
+constexpr int64_t kMaxCount = 10'000'000;
+
+std::optional<std::string> read_file(const std::string& path, std::string* why) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    *why = "cannot open the file (" + std::string(std::strerror(errno)) + ")";
+    return std::nullopt;
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// A drive entry is inline, or {"file": "drives/x.json", ...overrides}: the file's keys with the entry's own
+// keys on top. The merged object replaces the entry, so the resolved scenario is self-contained.
+std::optional<DriveModel> parse_drive(const std::string& name, Json& entry, const std::string& ptr,
+                                      const std::string& base_dir, Diagnostics& diag) {
+  if (entry.is_object() && entry.contains("file")) {
+    if (!entry["file"].is_string()) {
+      diag.error(ptr + "/file",
+                 "wrong type (expected a path to an aisim.drive/v1 file, got " + json_excerpt(entry["file"]) + ")");
+      return std::nullopt;
+    }
+    const std::string rel = entry["file"].get<std::string>();
+    const std::string path = (std::filesystem::path(base_dir) / rel).string();
+    std::string why;
+    auto text = read_file(path, &why);
+    if (!text) {
+      diag.error(ptr + "/file", why + " (expected a readable aisim.drive/v1 file, got \"" + path + "\")");
+      return std::nullopt;
+    }
+    Diagnostics inner(path);
+    auto doc = parse_json_text(*text, inner);
+    if (doc && (!doc->is_object() || doc->value("format", "") != "aisim.drive/v1"))
+      inner.error("/format", "not a drive model file (expected \"aisim.drive/v1\", got " +
+                                 json_excerpt(doc->is_object() ? doc->value("format", Json()) : *doc) + ")");
+    for (const auto& d : inner.items())
+      diag.error(ptr + "/file", "in " + path + " at " + (d.pointer.empty() ? "/" : d.pointer) + ": " + d.message);
+    if (inner.has_errors())
+      return std::nullopt;
+    // RFC 7386 merge: the entry's keys override the file's, nested objects ("read": {"random": ...}) key by key.
+    Json merged = *doc;
+    merged.merge_patch(entry);
+    entry = merged;
+  }
+  ObjectReader r(entry, ptr, diag);
+  if (!r.ok())
+    return std::nullopt;
+  return parse_drive_model(r, name);
+}
+
+} // namespace
+
+std::optional<Json> parse_json_text(const std::string& text, Diagnostics& diag) {
+  try {
+    return Json::parse(text);
+  } catch (const Json::parse_error& e) {
+    // Turn the byte offset into a line and column a person can jump to.
+    size_t line = 1, col = 1;
+    const size_t end = std::min<size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
+    for (size_t i = 0; i < end; ++i) {
+      if (text[i] == '\n') {
+        ++line;
+        col = 1;
+      } else {
+        ++col;
+      }
+    }
+    // nlohmann's text repeats the position ("[json.exception.parse_error.101] parse error at line 4, column 11:
+    // ..."); keep only the explanation after it.
+    std::string what = e.what();
+    const auto at = what.find("column ");
+    const auto colon = at == std::string::npos ? std::string::npos : what.find(": ", at);
+    if (colon != std::string::npos)
+      what = what.substr(colon + 2);
+    diag.error("",
+               "JSON syntax error at line " + std::to_string(line) + ", column " + std::to_string(col) + ": " + what);
+    return std::nullopt;
+  }
+}
+
+bool apply_override(Json& doc, const std::string& assignment, Diagnostics& diag) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string::npos || assignment.empty() || assignment[0] != '/') {
+    diag.error("", "--set \"" + assignment + "\": expected /json/pointer=value");
+    return false;
+  }
+  const std::string ptr = assignment.substr(0, eq);
+  const std::string raw = assignment.substr(eq + 1);
+  Json value;
+  try {
+    value = Json::parse(raw);
+  } catch (const Json::parse_error&) {
+    value = raw; // not JSON: a plain string such as 3d or H100-SXM
+  }
+  try {
+    Json::json_pointer jp(ptr);
+    if (!doc.contains(jp.parent_pointer())) {
+      diag.error(ptr, "--set names a place whose parent does not exist (expected an existing object or array)");
+      return false;
+    }
+    Json& parent = doc[jp.parent_pointer()];
+    if (!parent.is_object() && !parent.is_array()) {
+      diag.error(ptr, "--set names a place inside a value that is not an object or array");
+      return false;
+    }
+    doc[jp] = value;
+  } catch (const Json::exception& e) {
+    diag.error(ptr, std::string("--set: ") + e.what());
+    return false;
+  }
+  return true;
+}
+
+LoadedScenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
+  LoadedScenario out{std::nullopt, Diagnostics(path)};
+  std::string why;
+  auto text = read_file(path, &why);
+  if (!text) {
+    out.diagnostics.error("", why);
+    return out;
+  }
+  auto doc = parse_json_text(*text, out.diagnostics);
+  if (!doc)
+    return out;
+  for (const auto& o : overrides)
+    apply_override(*doc, o, out.diagnostics);
+  // Validate even when an override could not be applied, so every problem is reported in one run.
+  const auto base = std::filesystem::path(path).parent_path().string();
+  auto parsed = parse_scenario(std::move(*doc), path, base.empty() ? "." : base);
+  if (!out.diagnostics.has_errors())
+    return parsed;
+  for (const auto& d : parsed.diagnostics.items())
+    out.diagnostics.add(d);
+  return out;
+}
+
+LoadedScenario parse_scenario(Json doc, const std::string& file, const std::string& base_dir) {
+  LoadedScenario out{std::nullopt, Diagnostics(file)};
+  Diagnostics& diag = out.diagnostics;
+  Scenario sc;
+  sc.file = file;
+  ObjectReader top(doc, "", diag);
+  if (!top.ok())
+    return out;
+
+  if (doc.contains("schema_version") && doc["schema_version"] != kScenarioSchemaVersion) {
+    top.accept("schema_version");
+    diag.error("/schema_version", "unsupported schema version (expected " + std::to_string(kScenarioSchemaVersion) +
+                                      ", got " + json_excerpt(doc["schema_version"]) + ")");
+  } else {
+    top.integer("schema_version", std::nullopt, kScenarioSchemaVersion, kScenarioSchemaVersion);
+  }
+  auto name = top.text("name", std::filesystem::path(file).stem().string().c_str());
+  top.text("description", "");
+  if (name)
+    sc.name = *name;
+
+  // cluster
+  std::vector<std::string> group_names; // every named group, valid or not, so references to it do not cascade
+  if (auto cluster = top.object("cluster", true)) {
+    Json* groups = cluster->array("node_groups", true);
+    if (groups && groups->empty())
+      diag.error(cluster->child_pointer("node_groups"), "no node groups (expected at least one)");
+    if (groups) {
+      for (size_t i = 0; i < groups->size(); ++i) {
+        ObjectReader g((*groups)[i], cluster->child_pointer("node_groups") + "/" + std::to_string(i), diag);
+        if (!g.ok())
+          continue;
+        NodeGroup ng;
+        auto gname = g.text("name", nullptr);
+        auto count = g.integer("count", std::nullopt, 1, kMaxCount);
+        auto gpn = g.integer("gpus_per_node", 8, 1, 64);
+        auto gpu = g.choice("gpu", nullptr, gpu_model_names());
+        std::optional<GpuModel> model = gpu ? find_gpu_model(*gpu) : std::nullopt;
+        const std::string default_price = model ? format_dollars(model->price) : "$0";
+        auto gprice = g.quantity("gpu_price", Dimension::dollars, default_price.c_str(), Bound::non_negative);
+        auto nics = g.integer("nics", 2, 1, 64);
+        auto nic_speed = g.quantity("nic_speed", Dimension::bytes_per_second, "400Gbps");
+        auto cnics = g.integer("compute_nics", 8, 1, 64);
+        auto cnic_speed = g.quantity("compute_nic_speed", Dimension::bytes_per_second, "400Gbps");
+        auto mem = g.quantity("host_memory", Dimension::bytes, "2TiB");
+        // PCIe Gen5 x16 moves about 50 GB/s in practice of its 63 GB/s per direction.
+        auto host_bw = g.quantity("gpu_host_bandwidth", Dimension::bytes_per_second, "50GB/s");
+        auto npower = g.quantity("node_power", Dimension::watts, "3kW", Bound::non_negative);
+        auto nprice = g.quantity("node_price", Dimension::dollars, "$60k", Bound::non_negative);
+        // Mean time between failures that interrupt a job, per node (GPUs, memory, NICs, software); absent: none.
+        std::optional<double> mtbf;
+        const bool mtbf_ok = g.optional_quantity("node_mtbf", Dimension::seconds, mtbf);
+        g.finish();
+        if (gname) {
+          check_name(*gname, g.child_pointer("name"), diag);
+          if (std::find(group_names.begin(), group_names.end(), *gname) != group_names.end())
+            diag.error(g.child_pointer("name"), "duplicate node group name \"" + *gname + "\" (expected unique names)");
+          group_names.push_back(*gname);
+        }
+        if (!gname || !count || !gpn || !model || !gprice || !nics || !nic_speed || !cnics || !cnic_speed || !mem ||
+            !host_bw || !npower || !nprice || !mtbf_ok)
+          continue;
+        ng.name = *gname;
+        ng.count = static_cast<int>(*count);
+        ng.gpus_per_node = static_cast<int>(*gpn);
+        ng.gpu = *model;
+        ng.gpu_price = Dollars(*gprice);
+        ng.nics = static_cast<int>(*nics);
+        ng.nic_speed = BytesPerSecond(*nic_speed);
+        ng.compute_nics = static_cast<int>(*cnics);
+        ng.compute_nic_speed = BytesPerSecond(*cnic_speed);
+        ng.host_memory = Bytes(*mem);
+        ng.gpu_host_bandwidth = BytesPerSecond(*host_bw);
+        ng.node_power = Watts(*npower);
+        ng.node_price = Dollars(*nprice);
+        ng.node_mtbf = Seconds(mtbf.value_or(0.0));
+        sc.node_groups.push_back(ng);
+      }
+    }
+    cluster->finish();
+  }
+
+  // network
+  if (auto net = top.object("network", false)) {
+    auto topo = net->choice("topology", "single_switch", {"single_switch", "spine_leaf", "fat_tree", "rail_optimized"});
+    auto lat = net->quantity("link_latency", Dimension::seconds, "1us", Bound::non_negative);
+    auto storage_net = net->choice("storage_network", "separate", {"separate", "converged"});
+    NetworkSpec spec;
+    bool ok = topo && lat;
+    if (topo) {
+      spec.topology = *topo;
+      // Keys of other topologies are rejected by name rather than silently ignored.
+      const std::vector<std::pair<std::string, std::vector<std::string>>> owners{
+          {"nodes_per_leaf", {"spine_leaf", "rail_optimized"}},
+          {"enclosures_per_leaf", {"spine_leaf", "rail_optimized"}},
+          {"spines", {"spine_leaf", "rail_optimized"}},
+          {"oversubscription", {"spine_leaf", "rail_optimized"}},
+          {"k", {"fat_tree"}},
+          {"link_speed", {"fat_tree"}}};
+      for (const auto& [key, topologies] : owners) {
+        if (std::find(topologies.begin(), topologies.end(), *topo) != topologies.end() || !net->has(key))
+          continue;
+        net->accept(key);
+        diag.error(net->child_pointer(key),
+                   "applies only to topology " + quoted_list(topologies) + " (got topology \"" + *topo + "\")");
+        ok = false;
+      }
+      if (*topo == "spine_leaf" || *topo == "rail_optimized") {
+        auto npl = net->integer("nodes_per_leaf", *topo == "rail_optimized" ? 32 : 16, 1, 100000);
+        auto epl = net->integer("enclosures_per_leaf", 8, 1, 100000);
+        auto spines = net->integer("spines", 8, 1, 100000);
+        auto over = net->number("oversubscription", 1.0, 1.0, 100.0);
+        ok = ok && npl && epl && spines && over;
+        if (ok) {
+          spec.nodes_per_leaf = static_cast<int>(*npl);
+          spec.enclosures_per_leaf = static_cast<int>(*epl);
+          spec.spines = static_cast<int>(*spines);
+          spec.oversubscription = *over;
+        }
+      } else if (*topo == "fat_tree") {
+        auto k = net->integer("k", std::nullopt, 2, 256);
+        auto speed = net->quantity("link_speed", Dimension::bytes_per_second, "400Gbps");
+        if (k && *k % 2 != 0) {
+          diag.error(net->child_pointer("k"),
+                     "a fat tree needs an even radix (expected an even integer, got " + std::to_string(*k) + ")");
+          k.reset();
+        }
+        ok = ok && k && speed;
+        if (ok) {
+          spec.k = static_cast<int>(*k);
+          spec.link_speed = BytesPerSecond(*speed);
+        }
+      }
+    }
+    net->finish();
+    if (ok && storage_net) {
+      spec.link_latency = Seconds(*lat);
+      spec.converged = *storage_net == "converged";
+      sc.network = spec;
+    }
+  }
+
+  // drives
+  std::vector<std::string> drive_names;
+  if (auto drives = top.object("drives", false)) {
+    if (drives->ok()) {
+      for (auto& [dname, entry] : doc["drives"].items()) {
+        drives->accept(dname);
+        drive_names.push_back(dname);
+        if (auto d = parse_drive(dname, entry, drives->child_pointer(dname), base_dir, diag)) {
+          d->name = dname;
+          sc.drives.push_back(*d);
+        }
+      }
+    }
+    drives->finish();
+  }
+
+  // storage
+  std::vector<std::string> storage_names;
+  if (auto storage = top.object("storage", true)) {
+    if (storage->ok()) {
+      if (doc["storage"].empty())
+        diag.error("/storage", "no storage systems (expected at least one named system)");
+      for (const auto& [sname, entry] : doc["storage"].items())
+        storage_names.push_back(sname); // every name first: replication may point forward
+      for (auto& [sname, entry] : doc["storage"].items()) {
+        storage->accept(sname);
+        ObjectReader s(entry, storage->child_pointer(sname), diag);
+        if (!s.ok())
+          continue;
+        auto sys = parse_storage_system(s, sname, sc.drives, drive_names, group_names, storage_names);
+        if (!sys)
+          continue;
+        if (sys->kind == "local_nvme") {
+          const NodeGroup* g = sc.find_node_group(sys->node_group);
+          if (!g)
+            continue; // the group had errors, already reported
+          sys->nodes = g->count;
+        }
+        sc.storage.push_back(*sys);
+      }
+    }
+    storage->finish();
+  }
+
+  // policies before workloads: placement rules give workloads their default storage
+  if (auto pol = top.object("policies", false))
+    sc.policies = parse_policies(*pol, storage_names, sc.storage);
+
+  parse_workloads(top, sc, group_names, storage_names);
+
+  if (auto costs = top.object("costs", false)) {
+    auto horizon = costs->quantity("horizon", Dimension::seconds, "3y");
+    auto energy = costs->quantity("energy_price", Dimension::dollars_per_kwh, "$0.12/kWh", Bound::non_negative);
+    auto pue = costs->number("pue", 1.3, 1.0, 5.0);
+    auto gh = costs->quantity("gpu_hour_price", Dimension::dollars_per_hour, "$2.50/h", Bound::non_negative);
+    costs->finish();
+    if (horizon && energy && pue && gh)
+      sc.costs = Costs{Seconds(*horizon), DollarsPerKWh(*energy), *pue, DollarsPerHour(*gh)};
+  }
+
+  if (auto sim = top.object("simulation", false)) {
+    auto duration = sim->quantity("duration", Dimension::seconds, "7d");
+    auto seed = sim->integer("seed", 1, 0, int64_t(1) << 53);
+    auto fidelity = sim->choice("fidelity", "aggregate", {"aggregate", "full"});
+    auto res = sim->quantity("timeseries_resolution", Dimension::seconds, "1h");
+    sim->finish();
+    if (duration && seed && fidelity && res)
+      sc.simulation = SimulationSettings{Seconds(*duration), static_cast<uint64_t>(*seed), *fidelity, Seconds(*res)};
+  }
+  top.finish();
+
+  // Cross-checks that need several sections.
+  for (const auto& sys : sc.storage) {
+    if (!sys.replication)
+      continue;
+    const StorageSystem* target = sc.find_storage(sys.replication->target);
+    if (target && target->kind == "local_nvme")
+      diag.error("/storage/" + pointer_token(sys.name) + "/replication/target",
+                 "\"" + target->name +
+                     "\" is node-local storage (expected a shared system: jbof, array, pfs or object)");
+  }
+  if (auto limit = endpoint_limit(sc.network)) {
+    long long endpoints = 0;
+    for (const auto& g : sc.node_groups)
+      endpoints += g.count;
+    for (const auto& s : sc.storage)
+      endpoints += s.servers;
+    if (endpoints > *limit)
+      diag.error("/network/k",
+                 "the fat tree attaches " + std::to_string(*limit) + " endpoints, the scenario has " +
+                     std::to_string(endpoints) +
+                     " GPU nodes and storage servers (expected k with k^3/4 >= " + std::to_string(endpoints) + ")");
+  }
+  check_node_schedule(sc, diag);
+  const StorageSystem* home = sc.find_storage(sc.policies.tiering.dataset_home);
+  for (size_t i = 0; i < sc.jobs.size(); ++i) {
+    const auto& job = sc.jobs[i];
+    const std::string wptr = "/workloads/" + std::to_string(i);
+    if (home && job.dataset.size > home->capacity())
+      diag.error(wptr + "/dataset/size", "dataset larger than its home \"" + home->name + "\" (expected at most " +
+                                             format_bytes(home->capacity()) + ", got " +
+                                             format_bytes(job.dataset.size) + ")");
+    const StorageSystem* ds = sc.find_storage(job.dataset.storage);
+    if (ds && job.dataset.size > ds->capacity())
+      diag.error(wptr + "/dataset/size", "dataset larger than storage \"" + ds->name + "\" (expected at most " +
+                                             format_bytes(ds->capacity()) + ", got " + format_bytes(job.dataset.size) +
+                                             ")");
+    // Node-local drives serve only the nodes they sit in.
+    for (const auto& [what, name] :
+         {std::pair{"dataset", job.dataset.storage}, {"checkpoint", job.checkpoint.storage}}) {
+      const StorageSystem* sys = sc.find_storage(name);
+      if (sys && sys->kind == "local_nvme" && sys->node_group != job.node_group)
+        diag.error(wptr + "/" + what + "/storage",
+                   "\"" + name + "\" is node-local to node group \"" + sys->node_group +
+                       "\" (expected a shared system or the local drives of the job's own group \"" + job.node_group +
+                       "\")");
+    }
+    if (const auto& cache = job.dataset.cache; !cache.empty() && cache != "page_cache") {
+      const StorageSystem* c = sc.find_storage(cache);
+      if (c && (c->kind != "local_nvme" || c->node_group != job.node_group))
+        diag.error(wptr + "/dataset/cache", "\"" + cache + "\" is not node-local to the job's group \"" +
+                                                job.node_group + "\" (expected \"page_cache\" or its local_nvme)");
+    }
+    if (job.checkpoint.interval_auto) {
+      const NodeGroup* g = sc.find_node_group(job.node_group);
+      if (g && g->node_mtbf.value <= 0)
+        diag.error(wptr + "/checkpoint/interval",
+                   "an automatic interval balances checkpoint cost against failures, and node group \"" + g->name +
+                       "\" has none (expected node_mtbf on the group, or an interval)");
+    }
+    if (!job.checkpoint.local_storage.empty()) {
+      const StorageSystem* local = sc.find_storage(job.checkpoint.local_storage);
+      if (job.checkpoint.mode != "multilevel")
+        diag.error(wptr + "/checkpoint/local_storage",
+                   "only multilevel checkpoints write to local storage first (expected mode \"multilevel\", got \"" +
+                       job.checkpoint.mode + "\")");
+      else if (local && (local->kind != "local_nvme" || local->node_group != job.node_group))
+        diag.error(wptr + "/checkpoint/local_storage",
+                   "\"" + local->name + "\" is not node-local to the job's group \"" + job.node_group +
+                       "\" (expected the local_nvme of the job's own nodes)");
+      else if (job.checkpoint.local_storage == job.checkpoint.storage)
+        diag.error(wptr + "/checkpoint/storage",
+                   "a multilevel checkpoint drains from local storage to shared storage (expected a system other "
+                   "than local_storage \"" +
+                       local->name + "\")");
+    }
+    const StorageSystem* cs = sc.find_storage(job.checkpoint.storage);
+    if (cs && job.checkpoint.size > cs->capacity())
+      diag.error(wptr + "/checkpoint/size", "checkpoint larger than storage \"" + cs->name + "\" (expected at most " +
+                                                format_bytes(cs->capacity()) + ", got " +
+                                                format_bytes(job.checkpoint.size) + ")");
+    if (job.start >= sc.simulation.duration && sc.simulation.duration.value > 0)
+      diag.warn(wptr + "/start", "the job starts after the simulation ends; it contributes nothing");
+  }
+
+  if (diag.has_errors())
+    return out;
+  sc.resolved = std::move(doc);
+  out.scenario = std::move(sc);
+  return out;
+}
+
+BytesPerSecond Scenario::storage_bandwidth(const NodeGroup& g) const {
+  return network.converged ? g.compute_nic_bandwidth() : g.nic_bandwidth();
+}
+
+int Scenario::storage_ports(const NodeGroup& g) const { return network.converged ? g.compute_nics : g.nics; }
+
+int Scenario::gpu_count() const {
+  int n = 0;
+  for (const auto& g : node_groups)
+    n += g.gpu_count();
+  return n;
+}
+
+const StorageSystem* Scenario::find_storage(const std::string& n) const {
+  for (const auto& s : storage)
+    if (s.name == n)
+      return &s;
+  return nullptr;
+}
+
+int Scenario::storage_index(const std::string& n) const {
+  const StorageSystem* s = find_storage(n);
+  return s ? static_cast<int>(s - storage.data()) : -1;
+}
+
+const NodeGroup* Scenario::find_node_group(const std::string& n) const {
+  for (const auto& g : node_groups)
+    if (g.name == n)
+      return &g;
+  return nullptr;
+}
+
+} // namespace aisim::models

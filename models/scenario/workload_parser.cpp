@@ -1,0 +1,348 @@
+#include "models/scenario/workload_parser.hpp"
+
+#include "models/scenario/inference_parser.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace aisim::models {
+
+namespace {
+constexpr int64_t kMaxCount = 10'000'000;
+} // namespace
+
+std::optional<double> parse_model_bytes(ObjectReader& r, double bytes_per_parameter, const std::string& what) {
+  if (r.has("size") || !r.has("parameters")) {
+    auto size = r.quantity("size", Dimension::bytes, nullptr);
+    if (r.has("parameters"))
+      r.get_diagnostics().error(r.child_pointer("parameters"), "give either size or parameters, not both (expected "
+                                                               "one way to size " +
+                                                                   what + ")");
+    r.accept("parameters");
+    r.accept("bytes_per_parameter");
+    return size;
+  }
+  auto params = r.number("parameters", std::nullopt, 1.0, 1e15);
+  auto bpp = r.number("bytes_per_parameter", bytes_per_parameter, 0.1, 64.0);
+  if (params && bpp)
+    return *params * *bpp;
+  return std::nullopt;
+}
+
+void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::string>& group_names,
+                     const std::vector<std::string>& storage_names) {
+  // A workload's dataset and checkpoints go where it says, else where the placement rule for their class says.
+  auto storage_ref = [&](ObjectReader& r, DataClass c) {
+    const std::string& placed = sc.policies.place(c);
+    if (!r.has("storage") && !placed.empty())
+      return r.text("storage", placed.c_str());
+    return r.reference("storage", storage_names, "storage systems under /storage");
+  };
+  auto& diag = top.get_diagnostics();
+  Json* workloads = top.array("workloads", true);
+  std::vector<std::string> job_names;
+  if (workloads) {
+    for (size_t i = 0; i < workloads->size(); ++i) {
+      const std::string wptr = "/workloads/" + std::to_string(i);
+      ObjectReader w((*workloads)[i], wptr, diag);
+      if (!w.ok())
+        continue;
+      TrainingJob job;
+      auto jname = w.text("name", nullptr);
+      auto kind = w.choice("kind", nullptr, {"training", "fine_tuning", "preprocessing", "inference"});
+      std::optional<std::string> group;
+      if (group_names.size() == 1 && !w.has("node_group")) {
+        group = w.text("node_group", group_names[0].c_str());
+      } else {
+        group = w.reference("node_group", group_names, "node groups under /cluster/node_groups");
+      }
+      auto gpus = w.integer("gpus", std::nullopt, 1, kMaxCount);
+      auto record_name = [&] {
+        if (!jname)
+          return;
+        check_name(*jname, wptr + "/name", diag);
+        for (const auto& n : job_names)
+          if (n == *jname)
+            diag.error(wptr + "/name", "duplicate workload name \"" + *jname + "\" (expected unique names)");
+        job_names.push_back(*jname);
+      };
+      const NodeGroup* ng = nullptr;
+      for (const auto& g : sc.node_groups)
+        if (group && g.name == *group)
+          ng = &g;
+      if (gpus && ng && *gpus % ng->gpus_per_node != 0)
+        diag.error(wptr + "/gpus", "not a whole number of nodes (expected a multiple of " +
+                                       std::to_string(ng->gpus_per_node) + " GPUs per node, got " +
+                                       std::to_string(*gpus) + ")");
+      // Every kind runs from `start`, for `duration` or to the end of the simulated period.
+      auto start = w.quantity("start", Dimension::seconds, "0s", Bound::non_negative);
+      std::optional<double> duration;
+      const bool duration_ok = w.optional_quantity("duration", Dimension::seconds, duration);
+      if (kind && *kind == "inference") {
+        auto inference = parse_inference(w, sc, storage_names, gpus);
+        w.finish();
+        record_name();
+        if (!jname || !group || !ng || !gpus || !start || !inference || !duration_ok)
+          continue;
+        job.name = *jname;
+        job.kind = *kind;
+        job.node_group = *group;
+        job.gpus = static_cast<int>(*gpus);
+        job.start = Seconds(*start);
+        if (duration)
+          job.duration = Seconds(*duration);
+        job.inference = *inference;
+        sc.jobs.push_back(job);
+        continue;
+      }
+      // Compute per step: given directly, or the step's FLOPs at a model FLOPs utilization (MFU) of the GPUs' peak.
+      std::optional<double> step, step_flops, mfu;
+      const Json& wj = (*workloads)[i];
+      const bool from_flops = !w.has("step_time") && w.has("mfu");
+      if (!from_flops) {
+        step = w.quantity("step_time", Dimension::seconds, nullptr);
+        for (const char* k : {"mfu", "flops_per_step", "tokens_per_sample"}) {
+          if (w.has(k) && w.has("step_time"))
+            diag.error(w.child_pointer(k), "give either step_time or mfu with flops_per_step or tokens_per_sample, "
+                                           "not both (expected one way to set a step's compute time)");
+          w.accept(k);
+        }
+      } else {
+        mfu = w.number("mfu", std::nullopt, 0.001, 1.0);
+        if (w.has("flops_per_step") || !w.has("tokens_per_sample")) {
+          step_flops = w.number("flops_per_step", std::nullopt, 1.0, 1e30);
+          w.accept("tokens_per_sample");
+        } else {
+          // About 6 FLOPs per parameter per token for a forward and backward pass (Kaplan et al. 2020).
+          auto tokens = w.number("tokens_per_sample", std::nullopt, 1.0, 1e9);
+          const bool has_params = wj.contains("checkpoint") && wj["checkpoint"].is_object() &&
+                                  wj["checkpoint"].contains("parameters") && wj["checkpoint"]["parameters"].is_number();
+          if (!has_params)
+            diag.error(w.child_pointer("tokens_per_sample"),
+                       "FLOPs from tokens need the model's size (expected checkpoint.parameters, or flops_per_step)");
+          else if (tokens && wj.contains("global_batch") && wj["global_batch"].is_number())
+            step_flops =
+                6.0 * wj["checkpoint"]["parameters"].get<double>() * *tokens * wj["global_batch"].get<double>();
+        }
+      }
+      auto batch = w.integer("global_batch", std::nullopt, 1, int64_t(1) << 40);
+      auto sample = w.quantity("sample_size", Dimension::bytes, nullptr);
+      auto prefetch = w.integer("prefetch_batches", 2, 0, 1024);
+      auto restart = w.quantity("restart_time", Dimension::seconds, "10min", Bound::non_negative);
+      std::optional<double> epochs = 0.0;
+      if (w.has("epochs"))
+        epochs = w.number("epochs", std::nullopt, 1e-6, 1e9);
+      else
+        w.accept("epochs");
+      // Ring all-reduce of BF16 gradients: each GPU sends (and receives) 2 (n-1)/n x 2 bytes per parameter per
+      // step, about 4 bytes per parameter; without a parameter count the job declares it or sends nothing.
+      std::string allreduce_default = "0B";
+      if (wj.contains("checkpoint") && wj["checkpoint"].is_object() && wj["checkpoint"].contains("parameters") &&
+          wj["checkpoint"]["parameters"].is_number())
+        allreduce_default =
+            std::to_string(static_cast<long long>(wj["checkpoint"]["parameters"].get<double>() * 4)) + "B";
+      auto allreduce =
+          w.quantity("allreduce_bytes_per_step", Dimension::bytes, allreduce_default.c_str(), Bound::non_negative);
+      std::optional<Dataset> dataset;
+      if (auto ds = w.object("dataset", true)) {
+        auto size = ds->quantity("size", Dimension::bytes, nullptr);
+        auto where = storage_ref(*ds, DataClass::training_dataset);
+        auto io_size = ds->quantity("io_size", Dimension::bytes, "1MiB");
+        // Fine-tuning sets are small and sampled at random; pre-training shards stream.
+        auto access =
+            ds->choice("access", kind && *kind == "fine_tuning" ? "random" : "sequential", {"sequential", "random"});
+        auto outstanding = ds->integer("outstanding_ios", 16, 1, 65536);
+        std::optional<double> file_size; // absent: large shards
+        const bool file_size_ok = ds->optional_quantity("file_size", Dimension::bytes, file_size);
+        auto packed = ds->boolean("packed", false);
+        auto md_ops = ds->integer("metadata_ops_per_file", 2, 0, 1000);
+        std::optional<std::string> cache = std::string();
+        if (ds->has("cache"))
+          cache = ds->text("cache", nullptr);
+        else
+          ds->accept("cache");
+        auto shuffle = ds->choice("shuffle", "global", {"global", "node"});
+        ds->finish();
+        if (cache && !cache->empty() && *cache != "page_cache" &&
+            std::find(storage_names.begin(), storage_names.end(), *cache) == storage_names.end())
+          diag.error(ds->child_pointer("cache"),
+                     "names \"" + *cache +
+                         "\", which is neither \"page_cache\" nor a "
+                         "storage system (expected \"page_cache\" or the job's local_nvme)");
+        if (size && where && io_size && access && outstanding && file_size_ok && packed && md_ops && cache && shuffle) {
+          dataset = Dataset{Bytes(*size),
+                            *where,
+                            IoShape{Bytes(*io_size), *access == "random" ? IoPattern::random : IoPattern::sequential,
+                                    static_cast<int>(*outstanding)},
+                            Bytes(file_size.value_or(0.0)),
+                            *packed,
+                            static_cast<int>(*md_ops),
+                            *cache,
+                            *shuffle};
+          // A loader reads each small file whole, in requests no larger than the file, from files spread at
+          // random over the drives.
+          if (dataset->small_files()) {
+            dataset->io.io_size = Bytes(std::min(*io_size, *file_size));
+            dataset->io.access = IoPattern::random;
+          }
+        }
+      }
+      // Preprocessing keeps no checkpoints unless asked; training and fine-tuning must say how they do.
+      const bool preprocessing = kind && *kind == "preprocessing";
+      // Fine-tuning starts from a base model that every node loads; preprocessing writes a new dataset.
+      std::optional<BaseModel> base = BaseModel{};
+      if (kind && *kind == "fine_tuning") {
+        base.reset();
+        if (auto b = w.object("base_model", true)) {
+          auto size = parse_model_bytes(*b, 2.0, "a base model");
+          const std::string& placed = sc.policies.place(DataClass::validated_model);
+          auto where = !b->has("storage") && !placed.empty()
+                           ? b->text("storage", placed.c_str())
+                           : b->reference("storage", storage_names, "storage systems under /storage");
+          b->finish();
+          if (size && where)
+            base = BaseModel{Bytes(*size), *where};
+        }
+      } else {
+        w.accept("base_model");
+      }
+      std::optional<DatasetOutput> output = DatasetOutput{};
+      if (preprocessing) {
+        output.reset();
+        if (auto o = w.object("output", true)) {
+          auto where = o->reference("storage", storage_names, "storage systems under /storage");
+          auto ratio = o->number("ratio", 1.0, 1e-6, 1e6);
+          auto io_size = o->quantity("io_size", Dimension::bytes, "1MiB");
+          auto outstanding = o->integer("outstanding_ios", 16, 1, 65536);
+          o->finish();
+          if (where && ratio && io_size && outstanding)
+            output = DatasetOutput{*where, *ratio,
+                                   IoShape{Bytes(*io_size), IoPattern::sequential, static_cast<int>(*outstanding)}};
+        }
+      } else {
+        w.accept("output");
+      }
+      std::optional<CheckpointSpec> ckpt;
+      if (preprocessing && !w.has("checkpoint")) {
+        w.accept("checkpoint");
+        ckpt = CheckpointSpec{};
+      } else if (auto c = w.object("checkpoint", true)) {
+        auto size = parse_model_bytes(*c, 14.0, "a checkpoint");
+        // Every so much compute time, or every N steps (then interval = N x step_time, set once that is known).
+        std::optional<double> interval;
+        std::optional<int64_t> interval_steps = 0;
+        bool interval_auto = false;
+        if (c->has("interval") && wj["checkpoint"]["interval"] == "auto") {
+          interval_auto = true;
+          interval = 0.0;
+          c->accept("interval");
+          c->accept("interval_steps");
+        } else if (c->has("interval_steps") && !c->has("interval")) {
+          interval_steps = c->integer("interval_steps", std::nullopt, 1, int64_t(1) << 40);
+          interval = 0.0;
+          c->accept("interval");
+        } else {
+          interval = c->quantity("interval", Dimension::seconds, nullptr);
+          if (c->has("interval_steps"))
+            diag.error(c->child_pointer("interval_steps"),
+                       "give either interval or interval_steps, not both (expected one checkpoint interval)");
+          c->accept("interval_steps");
+        }
+        auto where = storage_ref(*c, DataClass::active_checkpoint);
+        auto mode = c->choice("mode", "sync", {"sync", "async", "multilevel"});
+        std::optional<std::string> local = std::string();
+        if (c->has("local_storage") || (mode && *mode == "multilevel"))
+          local = c->reference("local_storage", storage_names, "storage systems under /storage");
+        else
+          c->accept("local_storage");
+        auto io_size = c->quantity("io_size", Dimension::bytes, "1MiB");
+        auto outstanding = c->integer("outstanding_ios", 16, 1, 65536);
+        auto restore = c->boolean("restore_at_start", false);
+        c->finish();
+        if (size && interval && interval_steps && where && mode && local && io_size && outstanding && restore)
+          ckpt = CheckpointSpec{
+              Bytes(*size), Seconds(*interval),
+              *where,       *mode,
+              *local,       IoShape{Bytes(*io_size), IoPattern::sequential, static_cast<int>(*outstanding)},
+              *restore,     *interval_steps,
+              interval_auto};
+      }
+      w.finish();
+      record_name();
+      if (!jname || !kind || !group || !gpus || (!step && !(step_flops && mfu)) || !batch || !sample || !prefetch ||
+          !start || !dataset || !ckpt || !base || !output || !duration_ok)
+        continue;
+      if (!ng)
+        continue;
+      job.name = *jname;
+      job.kind = *kind;
+      job.node_group = *group;
+      job.gpus = static_cast<int>(*gpus);
+      job.step_time = Seconds(step ? *step : *step_flops / (*gpus * ng->gpu.peak_bf16.value * *mfu));
+      job.global_batch = *batch;
+      job.sample_size = Bytes(*sample);
+      job.prefetch_batches = static_cast<int>(*prefetch);
+      job.start = Seconds(*start);
+      if (duration)
+        job.duration = Seconds(*duration);
+      job.epochs = epochs ? *epochs : 0.0;
+      job.restart_time = Seconds(restart ? *restart : 600.0);
+      job.allreduce_bytes_per_step = Bytes(*allreduce);
+      job.dataset = *dataset;
+      job.checkpoint = *ckpt;
+      job.base_model = *base;
+      job.output = *output;
+      if (preprocessing && job.epochs == 0)
+        job.epochs = 1; // one pass over its input
+      if (job.checkpoint.interval_steps > 0)
+        job.checkpoint.interval = Seconds(job.step_time.value * static_cast<double>(job.checkpoint.interval_steps));
+      sc.jobs.push_back(job);
+    }
+  }
+}
+
+void check_node_schedule(const Scenario& sc, Diagnostics& diag) {
+  const double T = sc.simulation.duration.value;
+  for (const auto& g : sc.node_groups) {
+    // Sweep the jobs' [start, end) intervals: ends before starts at one instant, so back-to-back jobs share.
+    std::vector<std::pair<double, int>> edges; // time, +job+1 at start / -(job+1) at end
+    for (size_t j = 0; j < sc.jobs.size(); ++j) {
+      const auto& job = sc.jobs[j];
+      if (job.node_group != g.name)
+        continue;
+      if (job.start.value >= T) { // never runs, but must still fit the group
+        if (job.gpus > g.gpu_count())
+          diag.error("/workloads/" + std::to_string(j) + "/gpus",
+                     "more GPUs than node group \"" + g.name + "\" has (expected at most " +
+                         std::to_string(g.gpu_count()) + ", got " + std::to_string(job.gpus) + ")");
+        continue;
+      }
+      edges.emplace_back(job.start.value, static_cast<int>(j) + 1);
+      edges.emplace_back(job.end_s(T), -static_cast<int>(j) - 1);
+    }
+    std::sort(edges.begin(), edges.end());
+    int used = 0;
+    for (const auto& [t, e] : edges) {
+      const auto& job = sc.jobs[std::abs(e) - 1];
+      const int nodes = (job.gpus + g.gpus_per_node - 1) / g.gpus_per_node;
+      if (e < 0) {
+        used -= nodes;
+        continue;
+      }
+      used += nodes;
+      if (used <= g.count)
+        continue;
+      const std::string ptr = "/workloads/" + std::to_string(std::abs(e) - 1) + "/gpus";
+      if (nodes > g.count)
+        diag.error(ptr, "more GPUs than node group \"" + g.name + "\" has (expected at most " +
+                            std::to_string(g.gpu_count()) + ", got " + std::to_string(job.gpus) + ")");
+      else
+        diag.error(ptr, "more GPUs than node group \"" + g.name +
+                            "\" has free when the job starts, other jobs holding the rest (expected at most " +
+                            std::to_string((g.count - used + nodes) * g.gpus_per_node) + ", got " +
+                            std::to_string(job.gpus) + ")");
+    }
+  }
+}
+
+} // namespace aisim::models

@@ -1,0 +1,83 @@
+// The aisim command line: run a scenario, run the validation cases, calibrate a drive.
+#include "sim/cli/calibrate_command.hpp"
+#include "sim/cli/run_command.hpp"
+#include "sim/cli/validate_command.hpp"
+#include "sim/results/version_info.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <exception>
+#include <iostream>
+#include <map>
+
+int main(int argc, char** argv) {
+  using namespace aisim::sim;
+  CLI::App app{"aisim: a discrete-event simulator of AI storage clusters"};
+  app.set_version_flag("--version", std::string("aisim ") + kAisimVersion + " (" + kGitCommit + ")");
+  app.require_subcommand(1);
+
+  RunCommand run;
+  std::string progress = "auto";
+  auto* run_cmd = app.add_subcommand("run", "Simulate a scenario; write results.json and timeseries.csv");
+  run_cmd->add_option("scenario", run.scenario, "Scenario file (JSON)")->required();
+  run_cmd->add_option("--out", run.out_dir, "Output folder (default: results/<scenario file stem>/)");
+  run_cmd->add_option("--set", run.sets, "Override a value: /json/pointer=value (repeatable)");
+  run_cmd->add_option("--seed", run.seed, "Random seed (same as --set /simulation/seed=N)")
+      ->check(CLI::NonNegativeNumber);
+  run_cmd
+      ->add_option("--progress", progress,
+                   "Progress: auto (a bar on a terminal), none, or jsonl (one JSON line per update)")
+      ->check(CLI::IsMember({"auto", "none", "jsonl"}));
+
+  ValidateCommand validate;
+  auto* val_cmd = app.add_subcommand("validate", "Run the validation cases and print a table of model vs reference");
+  val_cmd->add_option("--case", validate.only_case, "Run only this case (a folder name under validation/)");
+  val_cmd->add_option("--dir", validate.dir,
+                      "Folder of validation cases (default: ./validation, else the source tree's)");
+
+  CalibrateCommand calibrate;
+  auto* cal_cmd = app.add_subcommand(
+      "calibrate", "Measure a drive with the io_uring probe and fit an aisim.drive/v1 model (or --refit saved data)");
+  cal_cmd->add_option("target", calibrate.target,
+                      "File (created with --size if missing) or block device to measure; read-only unless --write");
+  cal_cmd->add_option("--out", calibrate.out, "Drive model to write; NAME.raw.json and NAME.fit.json go beside it")
+      ->required();
+  cal_cmd->add_flag("--quick", calibrate.quick, "Few, short points: under a minute, for a first look and tests");
+  cal_cmd->add_option("--size", calibrate.size,
+                      "Create the target file at this size (\"4GiB\"), filled with incompressible data");
+  cal_cmd->add_flag("--write", calibrate.write, "Also measure writes (overwrites the target's data)");
+  cal_cmd->add_flag("--allow-destructive", calibrate.allow_destructive,
+                    "Required with --write on a block device; a mounted or busy device is refused anyway");
+  cal_cmd->add_option("--refit", calibrate.refit, "Fit again from a saved NAME.raw.json instead of measuring");
+  cal_cmd
+      ->add_option("--point", calibrate.points,
+                   "Measure only this point, OP:PATTERN:BS:QD (e.g. read:random:4KiB:32; repeatable); writes the "
+                   "raw measurements to --out, no model")
+      ->allow_extra_args(false); // one value per --point, so a TARGET after it stays the target
+  cal_cmd->add_option("--runtime", calibrate.runtime, "Measured time per point (\"10s\"; default 5s with --point)");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  }
+  try {
+    if (*run_cmd) {
+      static const std::map<std::string, ProgressMode> modes{
+          {"auto", ProgressMode::automatic}, {"none", ProgressMode::none}, {"jsonl", ProgressMode::jsonl}};
+      run.progress = modes.at(progress);
+      return run_command(run);
+    }
+    if (*cal_cmd)
+      return calibrate_command(calibrate);
+    if (*val_cmd) {
+      validate.self = argv[0];
+      return validate_command(validate);
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "aisim: internal error: " << e.what() << "\n";
+    return 1;
+  }
+  return 1;
+}

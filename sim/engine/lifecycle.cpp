@@ -1,0 +1,272 @@
+#include "sim/engine/lifecycle.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace aisim::sim {
+
+namespace sg4 = simgrid::s4u;
+using models::DataClass;
+
+namespace {
+std::vector<double> capacities(const models::Scenario& sc) {
+  std::vector<double> c;
+  for (const auto& s : sc.storage)
+    c.push_back(s.capacity().value);
+  return c;
+}
+} // namespace
+
+Lifecycle::Lifecycle(const models::Scenario& sc, const Platform& platform, Metrics& metrics)
+    : sc_(&sc), platform_(&platform), metrics_(&metrics), ledger_(capacities(sc), metrics),
+      running_(sc.jobs.size(), false), stagers_(sc.jobs.size()), staged_item_(sc.jobs.size(), -1),
+      newest_ckpt_(sc.jobs.size(), -1), ckpt_count_(sc.jobs.size(), 0), production_(sc.jobs.size()) {
+  for (size_t j = 0; j < sc.jobs.size(); ++j)
+    rng_.emplace_back(sc.simulation.seed * 1000003ULL + j);
+}
+
+sg4::Host* Lifecycle::host_of(int job) const {
+  return platform_->node_sets[platform_->node_sets_of_job[job].front()].host;
+}
+
+std::vector<Flow> Lifecycle::job_flows(int job, double bytes) const {
+  std::vector<Flow> out;
+  const auto& spec = sc_->jobs[job];
+  for (int ns : platform_->node_sets_of_job[job])
+    out.push_back({ns, bytes * platform_->node_sets[ns].gpus / spec.gpus});
+  return out;
+}
+
+void Lifecycle::start() {
+  const int home = sc_->storage_index(sc_->policies.tiering.dataset_home);
+  const double end = sc_->simulation.duration.value;
+  for (size_t j = 0; j < sc_->jobs.size(); ++j) {
+    const auto& job = sc_->jobs[j];
+    if (job.kind == "inference") {
+      // The fleet's model is on its production tier from the start.
+      ledger_.add(sc_->storage_index(job.inference.model_storage), 0.0, DataClass::production_model,
+                  job.inference.model_size.value, static_cast<int>(j));
+      continue;
+    }
+    const int hot = sc_->storage_index(job.dataset.storage);
+    const int jj = static_cast<int>(j);
+    const double size = job.dataset.size.value;
+    if (home < 0 || home == hot || job.start.value >= end) {
+      // Already in place when the simulated period starts.
+      staged_item_[j] = ledger_.add(hot, 0.0, DataClass::training_dataset, size, jj);
+      continue;
+    }
+    ledger_.add(home, 0.0, DataClass::training_dataset, size, jj);
+    const double at = std::max(0.0, job.start.value - sc_->policies.tiering.stage_dataset_before.value);
+    stagers_[j] = sg4::Actor::create(job.name + "-stage", host_of(jj), [this, jj, home, hot, size, at] {
+      sg4::this_actor::sleep_until(at);
+      const int item = acquire(hot, size, DataClass::training_dataset, jj);
+      if (item < 0)
+        return;
+      ledger_.pin(item); // a dataset arriving is not evictable
+      move(home, hot, size, DataClass::training_dataset, jj);
+      ledger_.unpin(item);
+      staged_item_[jj] = item;
+    });
+  }
+}
+
+void Lifecycle::wait_for_dataset(int job) {
+  if (!stagers_[job])
+    return;
+  const double t0 = sg4::Engine::get_clock();
+  stagers_[job]->join();
+  stagers_[job] = nullptr;
+  metrics_->jobs[job].staging_wait_s = sg4::Engine::get_clock() - t0;
+}
+
+void Lifecycle::move(int from, int to, double bytes, DataClass cls, int job) {
+  const double t0 = sg4::Engine::get_clock();
+  const bool node_local = sc_->storage[from].kind == "local_nvme" || sc_->storage[to].kind == "local_nvme";
+  if (node_local) {
+    // Through the job's nodes: read on one side and write on the other, pipelined.
+    const auto flows = job_flows(job, bytes);
+    Transfer read(*sc_, *platform_, from, IoDirection::read, flows, *metrics_);
+    Transfer write(*sc_, *platform_, to, IoDirection::write, flows, *metrics_);
+    read.wait();
+    write.wait();
+  } else {
+    Transfer copy = Transfer::replicate(*sc_, *platform_, from, to, bytes, *metrics_, true);
+    copy.wait();
+  }
+  metrics_->movements.push_back({from, to, cls, bytes, t0, sg4::Engine::get_clock()});
+}
+
+int Lifecycle::acquire(int storage, double bytes, DataClass cls, int job) {
+  double now = sg4::Engine::get_clock();
+  if (ledger_.fits(storage, now, bytes))
+    return ledger_.add(storage, now, cls, bytes, job);
+  const std::string& policy = sc_->policies.on_full;
+  if (policy == "evict_oldest") {
+    const double freed =
+        ledger_.evict_oldest(storage, now, bytes, [this](int j) { return !running_[j] && !stagers_[j]; });
+    if (freed > 0)
+      metrics_->capacity_events.push_back({now, storage, job, "evicted", freed, 0.0});
+    if (ledger_.fits(storage, now, bytes))
+      return ledger_.add(storage, now, cls, bytes, job);
+  } else if (policy == "block_writes") {
+    // Space frees when a scheduled release falls due, or when another actor deletes something; look again at
+    // each scheduled release and at least once per time-series bin, until the simulated period ends.
+    const double end = sc_->simulation.duration.value;
+    const double t0 = now;
+    while (!ledger_.fits(storage, now, bytes) && now < end) {
+      double wake = std::min(end, now + sc_->simulation.timeseries_resolution.value);
+      if (const double next = ledger_.next_release(storage, now); next > now)
+        wake = std::min(wake, next);
+      sg4::this_actor::sleep_until(wake);
+      ++metrics_->activities;
+      now = sg4::Engine::get_clock();
+    }
+    metrics_->capacity_events.push_back({t0, storage, job, "blocked", bytes, now - t0});
+    if (ledger_.fits(storage, now, bytes))
+      return ledger_.add(storage, now, cls, bytes, job);
+  }
+  metrics_->capacity_events.push_back({now, storage, job, "failed_job", bytes, 0.0});
+  fail(job, "storage \"" + sc_->storage[storage].name + "\" full: " + models::format_bytes(models::Bytes(bytes)) +
+                " of " + models::data_class_name(cls) + " did not fit (policies.on_full = " + policy + ")");
+  return -1;
+}
+
+void Lifecycle::fail(int job, const std::string& why) {
+  if (metrics_->jobs[job].failure.empty())
+    metrics_->jobs[job].failure = why;
+}
+
+void Lifecycle::checkpoint_written(int job, int item, int storage, double bytes) {
+  // The newest checkpoint is what a restart needs: never evicted while it is the newest.
+  ledger_.pin(item);
+  if (newest_ckpt_[job] >= 0)
+    unpin(newest_ckpt_[job]);
+  newest_ckpt_[job] = item;
+  const auto& promotion = sc_->policies.promotion;
+  if (!promotion || ++ckpt_count_[job] % promotion->evaluate_every != 0)
+    return;
+  // Drawn here, in checkpoint order, so the outcome does not depend on how evaluations overlap.
+  const bool passes = std::uniform_real_distribution<double>(0.0, 1.0)(rng_[job]) < promotion->pass_rate;
+  ledger_.pin(item);
+  ++metrics_->activities;
+  sg4::Actor::create(sc_->jobs[job].name + "-evaluate", host_of(job),
+                     [this, job, item, storage, bytes, passes] { evaluate(job, item, storage, bytes, passes); });
+}
+
+void Lifecycle::evaluate(int job, int item, int storage, double bytes, bool passes) {
+  const auto& promotion = *sc_->policies.promotion;
+  sg4::this_actor::sleep_for(promotion.evaluation_time.value);
+  auto& jm = metrics_->jobs[job];
+  ++jm.evaluated;
+  if (passes) {
+    const int validated = sc_->storage_index(sc_->policies.place(DataClass::validated_model));
+    if (acquire(validated, bytes, DataClass::validated_model, job) >= 0) {
+      move(storage, validated, bytes, DataClass::validated_model, job);
+      ++jm.validated;
+      const int copy = sc_->storage_index(sc_->policies.tiering.replicate_validated_to);
+      if (copy >= 0 && acquire(copy, bytes, DataClass::validated_model, job) >= 0)
+        move(validated, copy, bytes, DataClass::validated_model, job);
+      if (promotion.production_every > 0 && jm.validated % promotion.production_every == 0) {
+        const int prod = sc_->storage_index(sc_->policies.place(DataClass::production_model));
+        if (const int p = acquire(prod, bytes, DataClass::production_model, job); p >= 0) {
+          move(validated, prod, bytes, DataClass::production_model, job);
+          ++jm.released;
+          // Production keeps the current model and the one before it, for rollback.
+          auto& live = production_[job];
+          live.push_back(p);
+          if (live.size() > 2) {
+            discard(live.front());
+            live.pop_front();
+          }
+        }
+      }
+    }
+  }
+  unpin(item);
+}
+
+void Lifecycle::unpin(int item) {
+  if (ledger_.unpin(item))
+    return;
+  if (auto it = deferred_.find(item); it != deferred_.end()) {
+    const Retirement r = it->second;
+    deferred_.erase(it);
+    retire_now(r.job, item, r.storage, r.bytes, r.written_s);
+  }
+}
+
+void Lifecycle::retire_checkpoint(int job, int item, int storage, double bytes, double written_s) {
+  if (ledger_.released(item))
+    return; // evicted under policies.on_full already
+  if (ledger_.pinned(item)) {
+    deferred_[item] = {job, storage, bytes, written_s};
+    return;
+  }
+  retire_now(job, item, storage, bytes, written_s);
+}
+
+void Lifecycle::retire_now(int job, int item, int storage, double bytes, double written_s) {
+  const int archive = sc_->storage_index(sc_->policies.tiering.archive_checkpoints_to);
+  if (archive < 0 || archive == storage) {
+    const double now = sg4::Engine::get_clock();
+    ledger_.release(item, now, release_time(storage, written_s));
+    return;
+  }
+  // Archiving runs beside the job; the hot copy is deleted once the archive holds the checkpoint.
+  ledger_.pin(item);
+  ++metrics_->activities;
+  sg4::Actor::create(sc_->jobs[job].name + "-archive", host_of(job),
+                     [this, job, item, storage, bytes, written_s, archive] {
+                       if (acquire(archive, bytes, DataClass::archived_checkpoint, job) >= 0)
+                         move(storage, archive, bytes, DataClass::archived_checkpoint, job);
+                       ledger_.unpin(item);
+                       const double now = sg4::Engine::get_clock();
+                       ledger_.release(item, now, release_time(storage, written_s));
+                     });
+}
+
+void Lifecycle::discard(int item) {
+  const double now = sg4::Engine::get_clock();
+  ledger_.release(item, now, now);
+}
+
+void Lifecycle::job_ended(int job) {
+  running_[job] = false;
+  if (newest_ckpt_[job] >= 0) {
+    unpin(newest_ckpt_[job]);
+    newest_ckpt_[job] = -1;
+  }
+  const auto& demote = sc_->policies.tiering.demote_dataset_after;
+  const int item = staged_item_[job];
+  if (!demote || item < 0 || sc_->policies.tiering.dataset_home.empty() ||
+      sc_->jobs[job].dataset.storage == sc_->policies.tiering.dataset_home)
+    return;
+  // The home copy stays; demotion drops the hot one.
+  const double delay = demote->value;
+  ++metrics_->activities;
+  sg4::Actor::create(sc_->jobs[job].name + "-demote", host_of(job), [this, item, delay] {
+    sg4::this_actor::sleep_for(delay);
+    discard(item);
+  });
+}
+
+double Lifecycle::release_time(int storage, double written_s) const {
+  const auto& sys = sc_->storage[storage];
+  const double deleted_s = sg4::Engine::get_clock();
+  double t = deleted_s;
+  // Snapshots are taken at every multiple of the interval. The last one taken while the checkpoint existed keeps
+  // its blocks until that snapshot expires.
+  if (sys.snapshots) {
+    const double interval = sys.snapshots->interval.value;
+    const double last_snapshot = std::floor(deleted_s / interval) * interval;
+    if (last_snapshot >= written_s && last_snapshot < deleted_s)
+      t = std::max(t, last_snapshot + sys.snapshots->retention.value);
+  }
+  // A retention lock refuses the deletion until the lock expires.
+  if (sys.retention_lock)
+    t = std::max(t, written_s + sys.retention_lock->value);
+  return t;
+}
+
+} // namespace aisim::sim

@@ -1,0 +1,119 @@
+// What the engine records while it runs: per-job GPU-time by state, checkpoint write times, and per-storage
+// transfers and occupancy. Plain data; results_json.cpp turns it into results.json and timeseries.csv.
+#pragma once
+
+#include "models/analytics/serving_latency.hpp"
+#include "models/scenario/policies.hpp"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace aisim::sim {
+
+// A stretch of a job's time. Within a training phase compute and data stalls interleave step by step, so a
+// segment carries the fractions of its GPU-time in each state rather than a single state.
+struct JobSegment {
+  double start_s = 0, end_s = 0;
+  double compute = 0, data_stall = 0, checkpoint_stall = 0, failure = 0;
+};
+
+struct JobMetrics {
+  int64_t steps = 0;
+  double compute_gpu_s = 0;
+  double data_stall_gpu_s = 0;
+  double checkpoint_stall_gpu_s = 0;
+  double failure_gpu_s = 0; // work lost to failures, restarts and restores
+  int failures = 0;
+  double lost_gpu_s = 0;          // of which compute redone after a failure
+  std::vector<double> interval_s; // compute time between checkpoints, as chosen (varies with "auto")
+  std::vector<double> checkpoint_write_s;
+  std::vector<double> checkpoint_stall_s; // what the GPUs waited: the write (sync) or the host copy (async)
+  double restore_s = 0;                   // reading the checkpoint the job resumes from
+  double model_load_s = 0;                // a fine-tuning job loading its base model
+  double staging_wait_s = 0;              // the job's start held back until its dataset reached the hot tier
+  double dataset_read_bytes = 0;          // what the loader read, epochs after the first included
+  double dataset_cache_bytes = 0;         // of which the nodes' cache served
+  std::vector<JobSegment> segments;
+  double end_s = 0;
+  std::string failure; // why the job stopped early ("" when it ran its course)
+  // Lifecycle: checkpoints evaluated, passed (copied to validated storage) and released to production.
+  int evaluated = 0, validated = 0, released = 0;
+  // Inference fleets: model loads at scale-out (seconds each), the replicas they brought up, and the serving
+  // reads per period with their latency.
+  std::vector<double> load_s;
+  int replicas_loaded = 0;
+  std::vector<models::ServingPeriod> serving;
+  double overloaded_s = 0; // serving time during which storage could not keep up with the reads
+
+  // Adds a stretch [start_s, end_s) of the job's GPU time, split by state in GPU-seconds, to the totals and
+  // the segments the time series is built from.
+  void add_segment(double start_s, double end_s, double compute, double data, double checkpoint, double failure);
+};
+
+enum class IoDirection { read, write };
+
+// One striped transfer between GPU nodes and a storage system, at its average rate over its lifetime.
+struct TransferRecord {
+  double start_s = 0, end_s = 0, bytes = 0;
+  IoDirection direction = IoDirection::read;
+  bool replica = false; // another system's copy arriving, not traffic from the GPUs
+};
+
+// One occupancy change of one data class.
+struct UsageEvent {
+  double time_s = 0, bytes = 0;
+  models::DataClass cls = models::DataClass::training_dataset;
+};
+
+struct StorageMetrics {
+  double read_bytes = 0;
+  double write_bytes = 0;
+  double replicated_in_bytes = 0; // written here as another system's replica
+  std::vector<TransferRecord> transfers;
+  // Occupancy changes at their times; a deletion may be dated in the future (snapshots, retention lock).
+  std::vector<UsageEvent> usage_events;
+
+  void add_used(double time_s, double bytes, models::DataClass cls) { usage_events.push_back({time_s, bytes, cls}); }
+  // The occupancy changes in the order they take effect.
+  std::vector<UsageEvent> usage_in_time_order() const;
+  // Highest occupancy up to `until_s`, applying changes in time order (in recorded order at equal times).
+  double peak_used_bytes(double until_s) const;
+  // The same per data class (each class's own peak, not its share at the total's peak), and what each holds at
+  // `until_s`.
+  std::array<double, models::kDataClasses> peak_used_by_class(double until_s) const;
+  std::array<double, models::kDataClasses> used_by_class(double at_s) const;
+};
+
+// Data copied from one tier to another under a policy: staging, archiving, promotion, release to production.
+struct Movement {
+  int from = -1, to = -1;
+  models::DataClass cls = models::DataClass::training_dataset; // the class the copy has where it lands
+  double bytes = 0, start_s = 0, end_s = 0;
+};
+
+// A write that did not fit, and what the system's on_full policy did about it.
+struct CapacityEvent {
+  double time_s = 0;
+  int storage = -1;
+  int job = -1;
+  std::string action;  // "failed_job", "blocked", "evicted"
+  double bytes = 0;    // what the write needed; for "evicted", what was freed
+  double waited_s = 0; // for "blocked"
+};
+
+struct Metrics {
+  std::vector<JobMetrics> jobs;
+  std::vector<StorageMetrics> storage;
+  std::vector<Movement> movements;
+  std::vector<CapacityEvent> capacity_events;
+  uint64_t activities = 0; // SimGrid activities started (comms, I/Os, sleeps): the event count reported
+};
+
+// Highest summed rate of overlapping transfers between the GPUs and a system in one direction (replicas left
+// out), in bytes per second.
+double peak_rate_Bps(const std::vector<TransferRecord>& transfers, IoDirection direction);
+
+} // namespace aisim::sim

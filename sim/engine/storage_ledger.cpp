@@ -1,0 +1,73 @@
+#include "sim/engine/storage_ledger.hpp"
+
+namespace aisim::sim {
+
+using models::DataClass;
+
+StorageLedger::StorageLedger(std::vector<double> capacities, Metrics& metrics)
+    : capacity_(std::move(capacities)), used_(capacity_.size(), 0.0), metrics_(&metrics) {}
+
+int StorageLedger::add(int storage, double now, DataClass cls, double bytes, int job) {
+  apply_due(now);
+  items_.push_back({storage, cls, bytes, job, now});
+  used_[storage] += bytes;
+  metrics_->storage[storage].add_used(now, bytes, cls);
+  return static_cast<int>(items_.size()) - 1;
+}
+
+void StorageLedger::release(int id, double now, double at) {
+  auto& it = items_[id];
+  if (it.released)
+    return;
+  it.released = true;
+  metrics_->storage[it.storage].add_used(at, -it.bytes, it.cls);
+  if (at <= now)
+    used_[it.storage] -= it.bytes;
+  else
+    pending_.push({at, it.storage, it.bytes});
+}
+
+void StorageLedger::apply_due(double now) {
+  while (!pending_.empty() && pending_.top().at <= now) {
+    used_[pending_.top().storage] -= pending_.top().bytes;
+    pending_.pop();
+  }
+}
+
+double StorageLedger::used(int storage, double now) {
+  apply_due(now);
+  return used_[storage];
+}
+
+double StorageLedger::next_release(int storage, double now) {
+  apply_due(now);
+  // The heap orders every system's releases; the first one for `storage` is its next.
+  auto copy = pending_;
+  while (!copy.empty()) {
+    if (copy.top().storage == storage)
+      return copy.top().at;
+    copy.pop();
+  }
+  return -1;
+}
+
+double StorageLedger::evict_oldest(int storage, double now, double bytes,
+                                   const std::function<bool(int job)>& dataset_idle) {
+  double freed = 0;
+  // Items are appended in time order, so the first candidates met are the oldest.
+  for (size_t id = 0; id < items_.size() && !fits(storage, now, bytes); ++id) {
+    auto& it = items_[id];
+    if (it.storage != storage || it.released || it.pins > 0)
+      continue;
+    const bool evictable = it.cls == DataClass::active_checkpoint || it.cls == DataClass::archived_checkpoint ||
+                           it.cls == DataClass::replica ||
+                           (it.cls == DataClass::training_dataset && dataset_idle(it.job));
+    if (!evictable)
+      continue;
+    freed += it.bytes;
+    release(static_cast<int>(id), now, now);
+  }
+  return freed;
+}
+
+} // namespace aisim::sim

@@ -1,0 +1,417 @@
+#include "sim/engine/training_job.hpp"
+
+#include "models/analytics/checkpoint_interval.hpp"
+#include "models/analytics/stats.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+
+namespace aisim::sim {
+
+namespace sg4 = simgrid::s4u;
+
+TrainingJob::TrainingJob(const models::Scenario& sc, int job, const Platform& platform, Metrics& metrics,
+                         Lifecycle& lifecycle)
+    : sc_(&sc), job_(&sc.jobs[job]), index_(job), group_(sc.find_node_group(job_->node_group)),
+      nodes_(job_->gpus / group_->gpus_per_node), lifecycle_(&lifecycle), platform_(&platform), metrics_(&metrics),
+      jm_(&metrics.jobs[job]) {}
+
+double TrainingJob::epoch_end(double read) const {
+  const double size = job_->dataset.size.value;
+  return (std::floor(read / size + 1e-12) + 1.0) * size;
+}
+
+void TrainingJob::draw_next_failure(double from) {
+  next_failure_ = group_->node_mtbf.value > 0
+                      ? from + std::exponential_distribution<double>(nodes_ / group_->node_mtbf.value)(failure_rng_)
+                      : std::numeric_limits<double>::infinity();
+}
+
+void TrainingJob::restore_checkpoint() {
+  Transfer restore(*sc_, *platform_, checkpoint_storage(), IoDirection::read, flows(job_->checkpoint.size.value),
+                   *metrics_);
+  restore.wait();
+}
+
+int TrainingJob::dataset_storage() const { return sc_->storage_index(job_->dataset.storage); }
+int TrainingJob::checkpoint_storage() const { return sc_->storage_index(job_->checkpoint.storage); }
+
+double TrainingJob::cache_per_node() const {
+  const auto& ds = job_->dataset;
+  if (ds.cache.empty())
+    return 0.0;
+  // The page cache gets half the host memory; the job's own processes need the rest.
+  return ds.cache == "page_cache" ? 0.5 * group_->host_memory.value
+                                  : sc_->find_storage(ds.cache)->capacity().value / group_->count;
+}
+
+double TrainingJob::cache_hit_fraction(double read_before) const {
+  const auto& ds = job_->dataset;
+  const double epochs_done = std::floor(read_before / ds.size.value + 1e-12);
+  if (cache_bytes_ <= 0 || epochs_done < 1.0)
+    return 0.0;             // the first epoch reads every sample once, so nothing read before is read again
+  if (ds.shuffle == "node") // each node rereads its own shard
+    return std::min(1.0, cache_bytes_ / (ds.size.value / nodes_));
+  // Global shuffling: a node reads a random 1/nodes of the dataset each epoch, so after k epochs it has seen
+  // 1 - (1 - 1/nodes)^k of it, and its cache holds at most its capacity of that.
+  const double seen = 1.0 - std::pow(1.0 - 1.0 / nodes_, epochs_done);
+  return std::min(cache_bytes_ / ds.size.value, seen);
+}
+
+TrainingJob::DatasetRead TrainingJob::read_dataset(double bytes) {
+  const auto& ds = job_->dataset;
+  // Samples the nodes have read before are served by their cache, in the share it holds (which changes only
+  // at epoch ends); the rest come from storage, and are kept in the cache while it has room.
+  double hits = 0;
+  for (double done = 0; done < bytes;) {
+    const double at = jm_->dataset_read_bytes + done;
+    const double part = std::min(bytes - done, epoch_end(at) - at);
+    hits += part * cache_hit_fraction(at);
+    done += part;
+  }
+  const double from_storage = bytes - hits;
+  const double fill = std::min(from_storage, std::max(0.0, cache_total_ - cached_));
+  cached_ += fill;
+  jm_->dataset_read_bytes += bytes;
+  jm_->dataset_cache_bytes += hits;
+  DatasetRead r{Transfer(*sc_, *platform_, dataset_storage(), IoDirection::read, flows(from_storage), *metrics_),
+                nullptr, std::nullopt, std::nullopt};
+  // Small files: every file read opens (and closes) it on the metadata servers, pipelined with the data.
+  if (auto* mds = platform_->metadata_host[dataset_storage()]; mds && ds.small_files() && from_storage > 0) {
+    r.opens = sg4::this_actor::exec_init(from_storage / ds.file_size.value * ds.metadata_ops_per_file)->set_host(mds);
+    r.opens->start();
+    ++metrics_->activities;
+  }
+  if (cache_storage_ >= 0) {
+    if (hits > 0)
+      r.from_cache.emplace(*sc_, *platform_, cache_storage_, IoDirection::read, flows(hits), *metrics_);
+    if (fill > 0)
+      r.to_cache.emplace(*sc_, *platform_, cache_storage_, IoDirection::write, flows(fill), *metrics_);
+  }
+  return r;
+}
+
+void TrainingJob::add_segment(double start_s, double compute_gpu_s, double data_gpu_s, double ckpt_gpu_s,
+                              double failure_gpu_s) {
+  jm_->add_segment(start_s, sg4::Engine::get_clock(), compute_gpu_s, data_gpu_s, ckpt_gpu_s, failure_gpu_s);
+}
+
+int64_t TrainingJob::steps_per_checkpoint() const {
+  const double step_s = job_->step_time.value;
+  const auto& c = job_->checkpoint;
+  if (c.size.value <= 0)
+    return std::numeric_limits<int64_t>::max() / 4; // no checkpoints
+  if (c.interval_steps > 0)
+    return c.interval_steps;
+  double interval = c.interval.value;
+  if (c.interval_auto) {
+    // Before the first checkpoint its cost is estimated at the nodes' storage NICs; then it is what was measured.
+    const double delta = jm_->checkpoint_stall_s.empty()
+                             ? c.size.value / (nodes_ * sc_->storage_bandwidth(*group_).value)
+                             : models::summarize(jm_->checkpoint_stall_s).mean;
+    interval = models::daly_interval_s(std::max(delta, 1e-9), group_->node_mtbf.value / nodes_);
+  }
+  return std::max<int64_t>(1, static_cast<int64_t>(interval / step_s));
+}
+
+void TrainingJob::recover() {
+  const double t0 = sg4::Engine::get_clock();
+  ++jm_->failures;
+  ++generation_;
+  // Compute since the last durable checkpoint is redone: it becomes failure time.
+  double lost = 0;
+  for (auto it = jm_->segments.rbegin(); it != jm_->segments.rend() && it->start_s >= durable_time_; ++it) {
+    const double gpu_s = job_->gpus * (it->end_s - it->start_s);
+    lost += gpu_s * it->compute;
+    it->failure += it->compute;
+    it->compute = 0;
+  }
+  jm_->compute_gpu_s -= lost;
+  jm_->failure_gpu_s += lost;
+  jm_->lost_gpu_s += lost;
+  jm_->steps = durable_steps_;
+  // Rescheduling and start-up, then every rank reads its shard of the last durable checkpoint (if any).
+  sg4::this_actor::sleep_for(job_->restart_time.value);
+  ++metrics_->activities;
+  if (durable_steps_ > 0 || job_->checkpoint.restore_at_start)
+    restore_checkpoint();
+  add_segment(t0, 0.0, 0.0, 0.0, (sg4::Engine::get_clock() - t0) * job_->gpus);
+  durable_time_ = sg4::Engine::get_clock();
+  draw_next_failure(durable_time_);
+}
+
+void TrainingJob::run_phase(int64_t steps, int64_t buffered) {
+  const double t0 = sg4::Engine::get_clock();
+  const double compute_s = static_cast<double>(steps) * job_->step_time.value;
+  const double read_bytes = static_cast<double>(std::max<int64_t>(0, steps - buffered)) * job_->batch_bytes().value;
+  DatasetRead read = read_dataset(read_bytes);
+  // Preprocessing writes what it makes of the phase's input as it goes: a new dataset.
+  std::optional<Transfer> output;
+  if (job_->kind == "preprocessing") {
+    const int to = sc_->storage_index(job_->output.storage);
+    const double bytes = static_cast<double>(steps) * job_->batch_bytes().value * job_->output.ratio;
+    if (lifecycle_->acquire(to, bytes, models::DataClass::training_dataset, index_) >= 0)
+      output.emplace(*sc_, *platform_, to, IoDirection::write, flows(bytes), *metrics_);
+  }
+  if (job_->prefetch_batches == 0)
+    read.wait(); // without prefetch, loading and compute take turns
+  // On a converged network the steps' all-reduce shares the NICs with storage traffic; a step waits for both.
+  std::vector<sg4::CommPtr> collectives;
+  if (sc_->network.converged && job_->allreduce_bytes_per_step.value > 0) {
+    for (int n : platform_->node_sets_of_job[index_]) {
+      const auto& ns = platform_->node_sets[n];
+      const auto bytes = static_cast<uint64_t>(job_->allreduce_bytes_per_step.value * ns.gpus * steps);
+      collectives.push_back(sg4::Comm::sendto_async(ns.host, ns.fabric_peer, bytes));
+      collectives.push_back(sg4::Comm::sendto_async(ns.fabric_peer, ns.host, bytes));
+    }
+    metrics_->activities += collectives.size();
+  }
+  sg4::this_actor::sleep_for(compute_s);
+  ++metrics_->activities;
+  read.wait();
+  if (output)
+    output->wait();
+  for (auto& c : collectives)
+    c->wait();
+  const double elapsed = sg4::Engine::get_clock() - t0;
+  jm_->steps += steps;
+  add_segment(t0, compute_s * job_->gpus, std::max(0.0, elapsed - compute_s) * job_->gpus, 0.0);
+}
+
+bool TrainingJob::write_checkpoint(double size, int drain_from, int64_t at_steps, double captured_s) {
+  const double t0 = sg4::Engine::get_clock();
+  const int generation = generation_;
+  const int storage = checkpoint_storage();
+  const auto& sys = sc_->storage[storage];
+  // Space is taken when the write starts; the oldest is deleted once the new one is whole.
+  const int item = lifecycle_->acquire(storage, size, models::DataClass::active_checkpoint, index_);
+  if (item < 0)
+    return false;
+  // Each rank writes its shard as a file of its own; a parallel file system's metadata servers create them first.
+  const int files = job_->gpus;
+  if (auto* mds = platform_->metadata_host[storage]) {
+    sg4::this_actor::exec_init(files)->set_host(mds)->wait();
+    ++metrics_->activities;
+  }
+  Transfer write(*sc_, *platform_, storage, IoDirection::write, flows(size), *metrics_, files);
+  // A multilevel drain reads the copy back from the nodes' own drives as it sends it.
+  std::optional<Transfer> drain;
+  if (drain_from >= 0)
+    drain.emplace(*sc_, *platform_, drain_from, IoDirection::read, flows(size), *metrics_);
+  // Synchronous replication acknowledges a write once the copy is written too.
+  const int target = sys.replication ? sc_->storage_index(sys.replication->target) : -1;
+  std::optional<Transfer> sync_copy;
+  if (target >= 0 && sys.replication->mode == "sync" &&
+      lifecycle_->acquire(target, size, models::DataClass::replica, index_) >= 0) {
+    sync_copy.emplace(Transfer::replicate(*sc_, *platform_, storage, target, size, *metrics_));
+    sync_copy->wait();
+  }
+  write.wait();
+  if (drain)
+    drain->wait();
+  const double write_s = sg4::Engine::get_clock() - t0;
+  if (target >= 0 && sys.replication->mode == "async")
+    replicate_in_background(storage, target, size);
+  jm_->checkpoint_write_s.push_back(write_s);
+  // A restart can resume from here, unless a failure struck while the write was in flight.
+  if (generation == generation_) {
+    durable_steps_ = at_steps;
+    durable_time_ = captured_s;
+  }
+  lifecycle_->checkpoint_written(index_, item, storage, size);
+  live_checkpoints_.push_back({item, size, t0});
+  while (static_cast<int>(live_checkpoints_.size()) > sc_->policies.checkpoint_keep_last) {
+    const auto& oldest = live_checkpoints_.front();
+    lifecycle_->retire_checkpoint(index_, oldest.item, storage, oldest.bytes, oldest.written_s);
+    live_checkpoints_.pop_front();
+  }
+  return !lifecycle_->failed(index_);
+}
+
+void TrainingJob::run_checkpoint() {
+  const double t0 = sg4::Engine::get_clock();
+  const double size = job_->checkpoint.size.value;
+  const int64_t at_steps = jm_->steps;
+  // The loader refills its prefetch buffer while the GPUs wait.
+  const double refill = job_->prefetch_batches * job_->batch_bytes().value;
+  DatasetRead prefetch = read_dataset(refill);
+  if (job_->checkpoint.mode == "async") {
+    // The host buffer is reused: a previous write still draining holds the GPUs back.
+    if (writer_)
+      writer_->join();
+    // Every GPU copies its shard to host memory at once; then the write drains in the background, competing
+    // with the data loader for storage and network.
+    sg4::this_actor::sleep_for(size / (job_->gpus * group_->gpu_host_bandwidth.value));
+    ++metrics_->activities;
+    writer_ = sg4::Actor::create(job_->name + "-checkpoint-writer", sg4::this_actor::get_host(),
+                                 [this, size, at_steps, t0] { write_checkpoint(size, -1, at_steps, t0); });
+  } else if (job_->checkpoint.mode == "multilevel") {
+    // The local copy is the buffer: the previous drain must have finished before it is overwritten.
+    if (writer_)
+      writer_->join();
+    // The GPUs wait while every node writes its shard to its own drives; the drain to shared storage then runs
+    // in the background.
+    const int local = sc_->storage_index(job_->checkpoint.local_storage);
+    const int item = lifecycle_->acquire(local, size, models::DataClass::active_checkpoint, index_);
+    if (item >= 0) {
+      Transfer write(*sc_, *platform_, local, IoDirection::write, flows(size), *metrics_);
+      write.wait();
+      // The node keeps only its newest checkpoint.
+      if (local_item_ >= 0)
+        lifecycle_->discard(local_item_);
+      local_item_ = item;
+      writer_ = sg4::Actor::create(job_->name + "-checkpoint-drain", sg4::this_actor::get_host(),
+                                   [this, size, local, at_steps, t0] { write_checkpoint(size, local, at_steps, t0); });
+    }
+  } else {
+    write_checkpoint(size, -1, at_steps, t0);
+  }
+  const double stall_s = sg4::Engine::get_clock() - t0;
+  prefetch.wait();
+  const double elapsed = sg4::Engine::get_clock() - t0;
+  jm_->checkpoint_stall_s.push_back(stall_s);
+  add_segment(t0, 0.0, (elapsed - stall_s) * job_->gpus, stall_s * job_->gpus);
+}
+
+void TrainingJob::replicate_in_background(int from, int to, double bytes) {
+  // Replicas are kept: the copy is the archive.
+  if (lifecycle_->acquire(to, bytes, models::DataClass::replica, index_) < 0)
+    return;
+  const models::Scenario* sc = sc_;
+  const Platform* platform = platform_;
+  Metrics* metrics = metrics_;
+  ++metrics_->activities;
+  sg4::Actor::create(job_->name + "-replicate", sg4::this_actor::get_host(), [sc, platform, metrics, from, to, bytes] {
+    Transfer copy = Transfer::replicate(*sc, *platform, from, to, bytes, *metrics);
+    copy.wait();
+  });
+}
+
+void TrainingJob::operator()() {
+  const double end_s = job_->end_s(sc_->simulation.duration.value);
+  const double step_s = job_->step_time.value;
+  if (job_->start.value >= sc_->simulation.duration.value)
+    return; // starts after the simulated period: nothing to replay (the parser warned)
+  sg4::this_actor::sleep_until(job_->start.value);
+  lifecycle_->job_started(index_);
+  cache_bytes_ = cache_per_node();
+  // What all the job's nodes can keep: each at most what it ever reads.
+  const double size = job_->dataset.size.value;
+  cache_total_ = nodes_ * std::min(cache_bytes_, job_->dataset.shuffle == "node" ? size / nodes_ : size);
+  if (const auto& cache = job_->dataset.cache; !cache.empty() && cache != "page_cache") {
+    cache_storage_ = sc_->storage_index(cache);
+    if (lifecycle_->acquire(cache_storage_, cache_total_, models::DataClass::training_dataset, index_) < 0) {
+      finish();
+      return;
+    }
+  }
+  // A dataset still on its way to the hot tier holds the job's GPUs back.
+  lifecycle_->wait_for_dataset(index_);
+  if (jm_->staging_wait_s > 0)
+    add_segment(job_->start.value, 0.0, jm_->staging_wait_s * job_->gpus, 0.0);
+  if (lifecycle_->failed(index_)) {
+    finish();
+    return;
+  }
+  int64_t steps_per_ckpt = steps_per_checkpoint();
+  jm_->interval_s.push_back(static_cast<double>(steps_per_ckpt) * step_s);
+  // A data-bound phase lasts longer than its compute, and by how much is only known once it ran; capping a
+  // phase at one time-series bin of compute bounds how far the last one can run past the end, and keeps the
+  // time series sharp.
+  const int64_t max_phase_steps =
+      std::max<int64_t>(1, static_cast<int64_t>(sc_->simulation.timeseries_resolution.value / step_s));
+  // Before the first step the loader fills its prefetch buffer and, when the job resumes, every rank reads its
+  // shard of the latest checkpoint; the GPUs wait for both.
+  int64_t buffered = 0;
+  const bool fill_buffer = job_->prefetch_batches > 0 && sg4::Engine::get_clock() + step_s <= end_s;
+  // A fine-tuning job first loads its base model: every node reads the whole of it.
+  if (job_->base_model.size.value > 0) {
+    const double t0 = sg4::Engine::get_clock();
+    std::vector<Flow> per_node;
+    for (int ns : platform_->node_sets_of_job[index_])
+      per_node.push_back({ns, job_->base_model.size.value * platform_->node_sets[ns].nodes});
+    Transfer load(*sc_, *platform_, sc_->storage_index(job_->base_model.storage), IoDirection::read, per_node,
+                  *metrics_);
+    load.wait();
+    jm_->model_load_s = sg4::Engine::get_clock() - t0;
+    add_segment(t0, 0.0, jm_->model_load_s * job_->gpus, 0.0);
+  }
+  if (fill_buffer || job_->checkpoint.restore_at_start) {
+    const double t0 = sg4::Engine::get_clock();
+    DatasetRead fill = read_dataset(fill_buffer ? job_->prefetch_batches * job_->batch_bytes().value : 0.0);
+    double restore_s = 0;
+    if (job_->checkpoint.restore_at_start) {
+      restore_checkpoint();
+      restore_s = sg4::Engine::get_clock() - t0;
+      jm_->restore_s = restore_s;
+    }
+    fill.wait();
+    const double elapsed = sg4::Engine::get_clock() - t0;
+    add_segment(t0, 0.0, (elapsed - restore_s) * job_->gpus, restore_s * job_->gpus);
+    buffered = fill_buffer ? job_->prefetch_batches : 0;
+  }
+  const int64_t epoch_steps =
+      job_->epochs > 0
+          ? static_cast<int64_t>(std::ceil(job_->epochs * job_->dataset.size.value / job_->batch_bytes().value - 1e-9))
+          : 0;
+  // Failures strike the job's nodes at random, at the group's rate per node, drawn from the scenario's seed.
+  failure_rng_.seed(sc_->simulation.seed * 7919ULL + static_cast<uint64_t>(index_));
+  durable_time_ = sg4::Engine::get_clock();
+  draw_next_failure(durable_time_);
+  int64_t since_ckpt = 0;
+  while (!lifecycle_->failed(index_)) {
+    // A failure within the next step interrupts it: the job restarts from its last durable checkpoint.
+    if (next_failure_ < end_s && next_failure_ - sg4::Engine::get_clock() < step_s) {
+      if (next_failure_ > sg4::Engine::get_clock()) {
+        const double t0 = sg4::Engine::get_clock();
+        sg4::this_actor::sleep_until(next_failure_); // the interrupted step, lost
+        add_segment(t0, 0.0, 0.0, 0.0, (next_failure_ - t0) * job_->gpus);
+      }
+      recover();
+      since_ckpt = 0;
+      buffered = 0;
+      continue;
+    }
+    const double remaining = end_s - sg4::Engine::get_clock();
+    auto fit = static_cast<int64_t>(std::floor(remaining / step_s + 1e-9));
+    // A phase ends where the next failure strikes.
+    if (next_failure_ < end_s)
+      fit = std::min(fit, static_cast<int64_t>(std::floor((next_failure_ - sg4::Engine::get_clock()) / step_s)));
+    if (epoch_steps > 0) // a job sized in epochs ends after its last one
+      fit = std::min(fit, epoch_steps - jm_->steps);
+    // With a cache, what storage serves changes at each epoch's end: a phase stops there.
+    if (cache_bytes_ > 0) {
+      const double read = jm_->dataset_read_bytes;
+      fit = std::min(fit, std::max<int64_t>(1, static_cast<int64_t>(std::ceil(
+                                                   (epoch_end(read) - read) / job_->batch_bytes().value - 1e-9))));
+    }
+    if (fit <= 0)
+      break;
+    const int64_t steps = std::min({steps_per_ckpt - since_ckpt, fit, max_phase_steps});
+    run_phase(steps, buffered);
+    buffered = 0;
+    since_ckpt += steps;
+    if (since_ckpt == steps_per_ckpt && sg4::Engine::get_clock() < end_s) {
+      run_checkpoint();
+      since_ckpt = 0;
+      buffered = job_->prefetch_batches;
+      if (job_->checkpoint.interval_auto) {
+        steps_per_ckpt = steps_per_checkpoint();
+        jm_->interval_s.push_back(static_cast<double>(steps_per_ckpt) * step_s);
+      }
+    }
+  }
+  finish();
+}
+
+void TrainingJob::finish() {
+  jm_->end_s = sg4::Engine::get_clock();
+  // The last asynchronous write may still be draining; it uses this object, so it must end first.
+  if (writer_)
+    writer_->join();
+  lifecycle_->job_ended(index_);
+}
+
+} // namespace aisim::sim

@@ -1,0 +1,109 @@
+// The actor that replays one data-parallel training job: training phases between checkpoints, each a fluid
+// read of the phase's batches beside the phase's compute, and synchronous checkpoint writes. Per-step detail is
+// derived inside a phase rather than simulated step by step (see "Performance design" in DESIGN.md).
+#pragma once
+
+#include "sim/engine/lifecycle.hpp"
+#include "sim/engine/metrics.hpp"
+#include "sim/engine/transfer.hpp"
+#include "sim/platform/platform.hpp"
+
+#include "models/scenario/scenario.hpp"
+
+#include <deque>
+#include <optional>
+#include <random>
+#include <vector>
+
+namespace aisim::sim {
+
+class TrainingJob {
+public:
+  TrainingJob(const models::Scenario& sc, int job, const Platform& platform, Metrics& metrics, Lifecycle& lifecycle);
+  void operator()();
+
+private:
+  // A dataset read: the data, and for small files on a parallel file system the opens on its metadata servers.
+  struct DatasetRead {
+    Transfer data;
+    simgrid::s4u::ExecPtr opens;
+    std::optional<Transfer> from_cache, to_cache; // a local NVMe cache: later epochs' hits, first epoch's fill
+    void wait() {
+      data.wait();
+      if (opens)
+        opens->wait();
+      if (from_cache)
+        from_cache->wait();
+      if (to_cache)
+        to_cache->wait();
+    }
+  };
+  // What one node can keep for later epochs: half its host memory, or its share of the local NVMe.
+  double cache_per_node() const;
+  // The share of reads that the nodes' caches serve once `read_before` bytes were read: constant within an epoch.
+  double cache_hit_fraction(double read_before) const;
+  DatasetRead read_dataset(double bytes);
+  // Runs `steps` steps; `buffered` batches are already in host memory.
+  void run_phase(int64_t steps, int64_t buffered);
+  // A checkpoint as the GPUs see it: the whole write (sync) or the copy to host memory (async), while the loader
+  // refills its prefetch buffer.
+  void run_checkpoint();
+  // Writes one checkpoint from the calling actor (space, metadata, data, synchronous replica), records it and
+  // applies keep-last-K. Returns false when the job must stop (its storage was full, see policies.on_full).
+  // `drain_from` >= 0: a multilevel drain, reading the checkpoint from that node-local system as it writes.
+  // `at_steps` and `captured_s`: the job's progress and the time its state was captured, which a restart
+  // resumes from once the write completes.
+  bool write_checkpoint(double size, int drain_from, int64_t at_steps, double captured_s);
+  // A failure: the work since the last durable checkpoint is lost, the job restarts and reads that checkpoint
+  // back. All of it is failure time.
+  void recover();
+  // Every rank reads its shard of the checkpoint back (a resuming job, a restart).
+  void restore_checkpoint();
+  // Draws the time of the next failure after `from` (infinite when the group's nodes do not fail).
+  void draw_next_failure(double from);
+  // Where the epoch containing dataset byte `read` ends, in bytes read.
+  double epoch_end(double read) const;
+  // Steps between checkpoints: fixed, or Daly's interval for the checkpoint cost measured so far.
+  int64_t steps_per_checkpoint() const;
+  std::vector<Flow> flows(double bytes) const { return lifecycle_->job_flows(index_, bytes); }
+  int dataset_storage() const;
+  int checkpoint_storage() const;
+  // Records the end, waits for a checkpoint still draining and hands the job's data to the lifecycle.
+  void finish();
+  void add_segment(double start_s, double compute_gpu_s, double data_gpu_s, double ckpt_gpu_s,
+                   double failure_gpu_s = 0.0);
+  // Copies a checkpoint to the replication target in an actor of its own; the job does not wait.
+  void replicate_in_background(int from, int to, double bytes);
+
+  struct LiveCheckpoint {
+    int item = -1; // in the storage ledger
+    double bytes = 0;
+    double written_s = 0;
+  };
+
+  const models::Scenario* sc_;
+  const models::TrainingJob* job_;
+  int index_;
+  const models::NodeGroup* group_; // the job's node group
+  double nodes_;                   // the job's nodes
+  Lifecycle* lifecycle_;
+  const Platform* platform_;
+  Metrics* metrics_;
+  JobMetrics* jm_;
+  std::deque<LiveCheckpoint> live_checkpoints_;
+  simgrid::s4u::ActorPtr writer_; // the asynchronous checkpoint write or multilevel drain in progress, if any
+  int local_item_ = -1;           // the multilevel checkpoint on the nodes' own drives
+  int cache_storage_ = -1;        // the local_nvme holding the dataset cache, if any
+  double cache_bytes_ = 0;        // per node
+  double cache_total_ = 0;        // all the job's nodes, at most what they read
+  double cached_ = 0;             // filled so far
+  // Failures: the next one's time (infinite when the group's nodes do not fail), the draws, and what a restart
+  // can resume from: the steps and capture time of the last checkpoint whose write completed.
+  double next_failure_ = 0;
+  std::mt19937_64 failure_rng_;
+  int64_t durable_steps_ = 0;
+  double durable_time_ = 0;
+  int generation_ = 0; // bumped by a failure: writes still in flight from before it never become durable
+};
+
+} // namespace aisim::sim

@@ -1,0 +1,129 @@
+#include "sim/platform/layout.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace aisim::sim {
+
+namespace {
+
+// The nodes of group `g` that `job` takes: the lowest ones free at its start.
+std::vector<int> take_nodes(const models::Scenario& sc, const models::TrainingJob& job, int g,
+                            std::vector<double>& free_from) {
+  const int want = job.gpus / sc.node_groups[g].gpus_per_node;
+  std::vector<int> nodes;
+  for (int n = 0; n < sc.node_groups[g].count && static_cast<int>(nodes.size()) < want; ++n)
+    if (free_from[n] <= job.start.value)
+      nodes.push_back(n);
+  if (static_cast<int>(nodes.size()) < want) // a job after the simulated period: any nodes will do
+    for (int n = static_cast<int>(nodes.size()); n < want; ++n)
+      nodes.push_back(n);
+  for (int n : nodes)
+    free_from[n] = std::max(free_from[n], job.end_s(sc.simulation.duration.value));
+  return nodes;
+}
+
+} // namespace
+
+std::vector<NodeSpan> place_jobs(const models::Scenario& sc, const models::ClusterNetwork& net, bool merge_runs) {
+  // The parser checked that no instant needs more nodes than a group has.
+  std::vector<std::vector<double>> free_from(sc.node_groups.size());
+  for (size_t g = 0; g < sc.node_groups.size(); ++g)
+    free_from[g].assign(sc.node_groups[g].count, 0.0);
+  std::vector<int> order(sc.jobs.size());
+  for (size_t j = 0; j < order.size(); ++j)
+    order[j] = static_cast<int>(j);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return sc.jobs[a].start.value < sc.jobs[b].start.value; });
+  std::vector<NodeSpan> spans;
+  for (int j : order) {
+    const int g = static_cast<int>(sc.find_node_group(sc.jobs[j].node_group) - sc.node_groups.data());
+    const std::vector<int> nodes = take_nodes(sc, sc.jobs[j], g, free_from[g]);
+    for (size_t a = 0; a < nodes.size();) {
+      const int leaf = net.fabric.leaf_of(net.node_endpoint(g, nodes[a]));
+      size_t b = a + 1;
+      while (merge_runs && b < nodes.size() && nodes[b] == nodes[b - 1] + 1 &&
+             net.fabric.leaf_of(net.node_endpoint(g, nodes[b])) == leaf)
+        ++b;
+      spans.push_back({j, g, leaf, nodes[a], static_cast<int>(b - a)});
+      a = b;
+    }
+  }
+  return spans;
+}
+
+std::vector<NodeSetLayout> layout_node_sets(const models::Scenario& sc, const std::vector<NodeSpan>& spans,
+                                            bool leaves_merge) {
+  std::map<int, std::set<int>> jobs_on_leaf;
+  for (const auto& sp : spans)
+    jobs_on_leaf[sp.leaf].insert(sp.job);
+  std::vector<NodeSetLayout> sets;
+  for (const auto& sp : spans) {
+    const bool exclusive = leaves_merge && jobs_on_leaf[sp.leaf].size() == 1;
+    auto it = std::find_if(sets.begin(), sets.end(), [&](const NodeSetLayout& c) {
+      return exclusive && c.job == sp.job && c.nodes_per_leaf == sp.count && jobs_on_leaf[c.leaves.front()].size() == 1;
+    });
+    if (it == sets.end())
+      it = sets.insert(sets.end(), NodeSetLayout{"", sp.job, sp.group, sp.count, {}, {}});
+    it->leaves.push_back(sp.leaf);
+    it->first_nodes.push_back(sp.first);
+  }
+  std::set<std::string> names;
+  for (auto& c : sets) {
+    const int nodes = c.nodes();
+    c.name = sc.node_groups[c.group].name + "-" + std::to_string(c.first_nodes.front()) +
+             (nodes > 1 ? "-" + std::to_string(c.first_nodes.back() + c.nodes_per_leaf - 1) : "") +
+             (c.leaves.size() > 1 ? "-x" + std::to_string(c.leaves.size()) + "-leaves" : "");
+    if (!names.insert(c.name).second) {
+      c.name += "-" + sc.jobs[c.job].name;
+      names.insert(c.name);
+    }
+  }
+  return sets;
+}
+
+std::vector<ServerLayout> layout_storage_servers(const models::Scenario& sc, const models::ClusterNetwork& net,
+                                                 bool full) {
+  std::vector<ServerLayout> out;
+  for (size_t s = 0; s < sc.storage.size(); ++s) {
+    const auto& sys = sc.storage[s];
+    const int storage = static_cast<int>(s);
+    for (int e = 0; e < sys.servers;) {
+      const int leaf = net.fabric.leaf_of(net.enclosure_endpoint(storage, e));
+      int f = e + 1;
+      while (!full && sys.kind != "pfs" && f < sys.servers &&
+             net.fabric.leaf_of(net.enclosure_endpoint(storage, f)) == leaf)
+        ++f;
+      const std::string name = sys.name + "-" + std::to_string(e) + (f - e > 1 ? "-" + std::to_string(f - 1) : "");
+      out.push_back({name, storage, e, f - e, leaf});
+      e = f;
+    }
+  }
+  return out;
+}
+
+std::set<std::pair<size_t, size_t>> copy_routes(const models::Scenario& sc) {
+  std::set<std::pair<size_t, size_t>> routes;
+  auto add = [&](const std::string& from, const std::string& to) {
+    const auto* a = sc.find_storage(from);
+    const auto* b = sc.find_storage(to);
+    if (a && b && a != b && a->kind != "local_nvme" && b->kind != "local_nvme")
+      routes.emplace(a - sc.storage.data(), b - sc.storage.data());
+  };
+  for (const auto& sys : sc.storage)
+    if (sys.replication)
+      add(sys.name, sys.replication->target);
+  const auto& pol = sc.policies;
+  const auto& validated = pol.place(models::DataClass::validated_model);
+  for (const auto& job : sc.jobs) {
+    add(pol.tiering.dataset_home, job.dataset.storage);
+    add(job.checkpoint.storage, pol.tiering.archive_checkpoints_to);
+    if (pol.promotion)
+      add(job.checkpoint.storage, validated);
+  }
+  add(validated, pol.tiering.replicate_validated_to);
+  add(validated, pol.place(models::DataClass::production_model));
+  return routes;
+}
+
+} // namespace aisim::sim

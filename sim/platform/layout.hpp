@@ -1,0 +1,65 @@
+// The platform's shape before any SimGrid object exists: which nodes each job holds, which node sets and storage
+// servers the engine makes of them at the scenario's fidelity, and which systems copy to which. No SimGrid here,
+// so each decision is testable on its own (tests/sim/platform/).
+#pragma once
+
+#include "models/cluster/cluster_network.hpp"
+#include "models/scenario/scenario.hpp"
+
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace aisim::sim {
+
+// A run of one job's nodes on one leaf (consecutive node numbers at fidelity "aggregate", one node at "full").
+struct NodeSpan {
+  int job = -1;
+  int group = -1;
+  int leaf = -1;
+  int first = 0; // the first node's number in its group
+  int count = 0;
+};
+
+// Jobs take nodes in order of start time; a node frees when its job ends, so a schedule reuses it. Lowest free
+// nodes first keeps a job's nodes together under few leaves. `merge_runs` (fidelity "aggregate") joins a job's
+// consecutive nodes on one leaf into one span.
+std::vector<NodeSpan> place_jobs(const models::Scenario& sc, const models::ClusterNetwork& net, bool merge_runs);
+
+// One node set of the platform: a span, or, where the fabric lets leaves merge, a class of leaves that each hold
+// `nodes_per_leaf` nodes of one job and nothing of any other (they all carry the same load; spine-leaf and rail
+// fabrics only: a fat tree's pods would have to merge too).
+struct NodeSetLayout {
+  std::string name;
+  int job = -1;
+  int group = -1;
+  int nodes_per_leaf = 0;
+  std::vector<int> leaves;
+  std::vector<int> first_nodes; // the first node of the job on each leaf, for names
+  int nodes() const { return nodes_per_leaf * static_cast<int>(leaves.size()); }
+};
+
+// Node sets in the order the engine creates them; names are unique (a job that follows another on the same nodes
+// gets its own name).
+std::vector<NodeSetLayout> layout_node_sets(const models::Scenario& sc, const std::vector<NodeSpan>& spans,
+                                            bool leaves_merge);
+
+// One storage server host: `count` physical servers of one system on one leaf (1 at fidelity "full"; PFS servers
+// always 1, since a checkpoint's few files may stripe over only some of them).
+struct ServerLayout {
+  std::string name;
+  int storage = -1;
+  int first = 0; // the first physical server's number in its system
+  int count = 1;
+  int leaf = -1;
+};
+
+std::vector<ServerLayout> layout_storage_servers(const models::Scenario& sc, const models::ClusterNetwork& net,
+                                                 bool full);
+
+// Pairs of distinct shared systems that copy data from one to the other: replication, and every movement the
+// policies can make. Node-local storage is reached through the nodes instead.
+std::set<std::pair<size_t, size_t>> copy_routes(const models::Scenario& sc);
+
+} // namespace aisim::sim

@@ -1,0 +1,48 @@
+#include "sim/platform/builder.hpp"
+
+#include <algorithm>
+
+namespace aisim::sim {
+
+namespace sg4 = simgrid::s4u;
+using Dir = sg4::LinkInRoute::Direction;
+
+void PlatformBuilder::add_node_sets() {
+  p_.node_sets_of_job.resize(sc_.jobs.size());
+  for (const auto& c : set_layout_) {
+    const auto& group = sc_.node_groups[c.group];
+    NodeSet ns;
+    ns.name = c.name;
+    ns.group = c.group;
+    ns.job = c.job;
+    ns.nodes = c.nodes();
+    ns.gpus = ns.nodes * group.gpus_per_node;
+    ns.host = zone_->create_host(ns.name, 1e9);
+    for (size_t s = 0; s < sc_.storage.size(); ++s) {
+      const auto& sys = sc_.storage[s];
+      if (sys.kind == "local_nvme" && sys.node_group == group.name)
+        ns.local_disks[static_cast<int>(s)] = create_drive_disks(
+            ns.host, ns.name + "-" + sys.name, sc_, static_cast<int>(s), ns.nodes * sys.drives_per_node, full_);
+    }
+    ns.host->seal();
+    nics_.push_back(create_link(ns.name + "-nic", sc_.storage_bandwidth(group).value * ns.nodes)->seal());
+    p_.node_sets_of_job[c.job].push_back(static_cast<int>(p_.node_sets.size()));
+    p_.node_sets.push_back(ns);
+  }
+}
+
+void PlatformBuilder::add_fabric_peers() {
+  const bool collectives = sc_.network.converged && std::any_of(sc_.jobs.begin(), sc_.jobs.end(), [](const auto& j) {
+                             return j.allreduce_bytes_per_step.value > 0;
+                           });
+  if (!collectives)
+    return;
+  for (size_t n = 0; n < p_.node_sets.size(); ++n) {
+    auto& ns = p_.node_sets[n];
+    ns.fabric_peer = zone_->create_host(ns.name + "-fabric-peer", 1e9)->seal();
+    add_route(ns.host, ns.fabric_peer, {sg4::LinkInRoute(nics_[n], Dir::UP)});
+    add_route(ns.fabric_peer, ns.host, {sg4::LinkInRoute(nics_[n], Dir::DOWN)});
+  }
+}
+
+} // namespace aisim::sim

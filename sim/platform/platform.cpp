@@ -1,0 +1,63 @@
+#include "sim/platform/platform.hpp"
+
+#include "sim/platform/builder.hpp"
+
+#include <malloc.h>
+
+namespace aisim::sim {
+
+namespace sg4 = simgrid::s4u;
+
+void configure_engine(sg4::Engine& /*engine*/) {
+  // LV08's latency and bandwidth factors describe wide-area TCP; RDMA fabrics deliver line rate, so use CM02
+  // and a TCP window large enough never to bind (it otherwise caps a flow at gamma / (2 x latency)).
+  sg4::Engine::set_config("network/model:CM02");
+  sg4::Engine::set_config("network/crosstraffic:0");
+  sg4::Engine::set_config("network/TCP-gamma:1e18");
+  // Actors here are shallow (a job's loop, a transfer's disk side, a background copy) and short-lived, and many
+  // are created: SimGrid's default 8 MiB stack makes each creation an mmap and each end a munmap with a TLB
+  // flush, which dominated the run time. 128 KiB is ample for these call depths.
+  sg4::Engine::set_config("contexts/stack-size:128");
+  // glibc serves blocks this large with mmap and returns them with munmap; a higher threshold keeps actor stacks
+  // in the heap, where a freed stack is reused by the next actor.
+  mallopt(M_MMAP_THRESHOLD, 4 << 20);
+  mallopt(M_TRIM_THRESHOLD, 64 << 20); // and keep freed stacks rather than giving the heap's top back at once
+}
+
+Platform build_platform(const models::Scenario& sc, const models::ClusterNetwork& net) {
+  // The order is SimGrid's creation order; results depend on it only through names, but keep it stable.
+  PlatformBuilder b(sc, net);
+  b.add_node_sets();
+  b.add_fabric_peers();
+  b.add_storage_servers();
+  b.add_fabric_links();
+  b.add_node_routes();
+  b.add_metadata_hosts();
+  b.add_copy_routes();
+  return b.finish();
+}
+
+PlatformBuilder::PlatformBuilder(const models::Scenario& sc, const models::ClusterNetwork& net)
+    : sc_(sc), net_(net), full_(sc.simulation.fidelity == "full"), zone_(sg4::create_full_zone("cluster")) {
+  const bool leaves_merge = !full_ && (sc.network.topology == "spine_leaf" || sc.network.topology == "rail_optimized");
+  set_layout_ = layout_node_sets(sc, place_jobs(sc, net, !full_), leaves_merge);
+  server_layout_ = layout_storage_servers(sc, net, full_);
+}
+
+sg4::SplitDuplexLink* PlatformBuilder::create_link(const std::string& name, double bandwidth_Bps, bool with_latency) {
+  auto* link = zone_->create_split_duplex_link(name, bandwidth_Bps);
+  if (with_latency)
+    link->set_latency(sc_.network.link_latency.value);
+  return link;
+}
+
+void PlatformBuilder::add_route(sg4::Host* from, sg4::Host* to, const Route& links) {
+  zone_->add_route(from->get_netpoint(), to->get_netpoint(), nullptr, nullptr, links, false);
+}
+
+Platform PlatformBuilder::finish() {
+  zone_->seal();
+  return std::move(p_);
+}
+
+} // namespace aisim::sim

@@ -1,0 +1,60 @@
+// Turns a scenario's cluster and storage into SimGrid hosts, links, disks and routes. The only place that
+// converts model units to SimGrid's SI doubles for the platform. build_platform runs the steps in
+// sim/platform/builder.hpp in order; layout.hpp decides their shape without SimGrid.
+#pragma once
+
+#include "models/cluster/cluster_network.hpp"
+#include "models/scenario/scenario.hpp"
+
+#include <simgrid/s4u.hpp>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace aisim::sim {
+
+// A set of identical GPU nodes doing the same thing: one node at fidelity "full"; at fidelity "aggregate" a job's
+// nodes in one leaf, or in a class of leaves that each hold the same number of that job's nodes and nothing else
+// (one host whose NIC link carries the set's summed bandwidth). Both levels model the same bandwidths;
+// tests/CMakeLists.txt checks that they agree.
+struct NodeSet {
+  std::string name;
+  int group = -1;
+  int job = -1;
+  int nodes = 0;
+  int gpus = 0;
+  simgrid::s4u::Host* host = nullptr;
+  // On a converged network, the rest of the GPU fabric as seen by this set's collectives: reached through the
+  // set's own NIC link only (collectives stay on their rails; only the NICs are shared with storage traffic).
+  simgrid::s4u::Host* fabric_peer = nullptr;
+  std::map<int, std::vector<simgrid::s4u::Disk*>> local_disks; // by storage index, for local_nvme systems
+};
+
+// A storage server: a JBOF enclosure, an active array controller, a file server or an object gateway; at fidelity
+// "aggregate", all of one system's servers on one leaf. Its disks are one per drive at fidelity "full", one
+// standing for all its drives at "aggregate" (none for object).
+struct StorageServer {
+  int storage = -1;
+  int weight = 1; // physical servers it stands for: its share of every transfer to its system
+  simgrid::s4u::Host* host = nullptr;
+  std::vector<simgrid::s4u::Disk*> disks;
+};
+
+struct Platform {
+  std::vector<NodeSet> node_sets;
+  std::vector<StorageServer> servers;
+  std::vector<std::vector<int>> servers_of_storage; // by storage index
+  std::vector<std::vector<int>> node_sets_of_job;   // by job index
+  // A parallel file system's metadata servers as one host whose speed is their summed operation rate: file
+  // creations and opens are executions on it, so jobs share it as they share the servers (nullptr: none).
+  std::vector<simgrid::s4u::Host*> metadata_host; // by storage index
+};
+
+// Network settings for datacenter fabrics (RDMA / NVMe-oF): CM02 without TCP window or cross-traffic effects.
+// Must run before the platform is built.
+void configure_engine(simgrid::s4u::Engine& engine);
+
+Platform build_platform(const models::Scenario& sc, const models::ClusterNetwork& net);
+
+} // namespace aisim::sim

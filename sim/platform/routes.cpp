@@ -1,0 +1,105 @@
+#include "sim/platform/builder.hpp"
+
+#include <map>
+
+namespace aisim::sim {
+
+namespace sg4 = simgrid::s4u;
+using Dir = sg4::LinkInRoute::Direction;
+
+// Switch-level links are bundles of equal-cost cables (models/hardware/fabric.hpp). A merged class of GPU leaves
+// gets one link standing for all their uplinks.
+void PlatformBuilder::add_fabric_links() {
+  for (const auto& l : net_.fabric.links())
+    fabric_links_.push_back(create_link(l.name, l.capacity_Bps)->seal());
+  class_uplinks_.assign(p_.node_sets.size(), nullptr);
+  for (size_t n = 0; n < p_.node_sets.size(); ++n) {
+    const auto& c = set_layout_[n];
+    if (c.leaves.size() < 2)
+      continue;
+    double capacity = 0;
+    for (int leaf : c.leaves)
+      capacity += net_.fabric.links()[net_.fabric.uplink_of(leaf)].capacity_Bps;
+    class_uplinks_[n] = create_link(p_.node_sets[n].name + "-uplinks", capacity)->seal();
+  }
+}
+
+PlatformBuilder::Route PlatformBuilder::hops(int from_leaf, int to_leaf, sg4::Link* merged_first,
+                                             sg4::Link* merged_last) const {
+  Route out;
+  const auto route = net_.fabric.route(from_leaf, to_leaf);
+  for (size_t i = 0; i < route.size(); ++i) {
+    sg4::Link* link = fabric_links_[route[i].link];
+    if (i == 0 && merged_first)
+      link = merged_first;
+    if (i + 1 == route.size() && merged_last)
+      link = merged_last;
+    out.emplace_back(link, route[i].up ? Dir::UP : Dir::DOWN);
+  }
+  return out;
+}
+
+PlatformBuilder::Route PlatformBuilder::outward(int server) const {
+  Route out;
+  if (internals_[server])
+    out.emplace_back(internals_[server], Dir::UP);
+  out.emplace_back(front_ends_[server], Dir::UP);
+  return out;
+}
+
+void PlatformBuilder::inward(Route& route, int server) const {
+  route.emplace_back(front_ends_[server], Dir::DOWN);
+  if (internals_[server])
+    route.emplace_back(internals_[server], Dir::DOWN);
+}
+
+// Every node set reaches every server; the way back mirrors the way there. Towards an object store a node set
+// also crosses its connection pool: a bounded number of connections, each paying the request latency once per
+// object (StorageSystem::object_node_rate).
+void PlatformBuilder::add_node_routes() {
+  for (size_t n = 0; n < p_.node_sets.size(); ++n) {
+    const auto& ns = p_.node_sets[n];
+    const int leaf = set_layout_[n].leaves.front();
+    std::map<int, sg4::Link*> pools;
+    for (size_t s = 0; s < sc_.storage.size(); ++s)
+      if (sc_.storage[s].kind == "object")
+        pools[static_cast<int>(s)] = create_link(ns.name + "-" + sc_.storage[s].name + "-connections",
+                                                 sc_.storage[s].object_node_rate().value * ns.nodes, false)
+                                         ->seal();
+    for (size_t e = 0; e < p_.servers.size(); ++e) {
+      const int srv = static_cast<int>(e);
+      const int server_leaf = server_layout_[e].leaf;
+      auto* pool = pools.count(p_.servers[e].storage) ? pools[p_.servers[e].storage] : nullptr;
+      Route there{sg4::LinkInRoute(nics_[n], Dir::UP)};
+      if (pool)
+        there.emplace_back(pool, Dir::UP);
+      for (const auto& h : hops(leaf, server_leaf, class_uplinks_[n], nullptr))
+        there.push_back(h);
+      inward(there, srv);
+      Route back = outward(srv);
+      for (const auto& h : hops(server_leaf, leaf, nullptr, class_uplinks_[n]))
+        back.push_back(h);
+      if (pool)
+        back.emplace_back(pool, Dir::DOWN);
+      back.emplace_back(nics_[n], Dir::DOWN);
+      add_route(ns.host, p_.servers[e].host, there);
+      add_route(p_.servers[e].host, ns.host, back);
+    }
+  }
+}
+
+// Replication and the policies' staging, archiving and promotion: every server of the source reaches every server
+// of the target.
+void PlatformBuilder::add_copy_routes() {
+  for (const auto& [s, t] : copy_routes(sc_))
+    for (int a : p_.servers_of_storage[s])
+      for (int b : p_.servers_of_storage[t]) {
+        Route route = outward(a);
+        for (const auto& h : hops(server_layout_[a].leaf, server_layout_[b].leaf, nullptr, nullptr))
+          route.push_back(h);
+        inward(route, b);
+        add_route(p_.servers[a].host, p_.servers[b].host, route);
+      }
+}
+
+} // namespace aisim::sim

@@ -1,0 +1,49 @@
+#include "sim/platform/builder.hpp"
+
+#include "models/cluster/drive_load.hpp"
+
+namespace aisim::sim {
+
+// A server is a host with its drives as disks, its front end (NVMe-oF or client ports) as one link, and an
+// internal limit (PCIe switch, controller) as another when the system has one. At fidelity "aggregate" the servers
+// of one system on one leaf are one host with their links and drives summed: transfers stripe evenly, so they
+// carry equal shares anyway.
+void PlatformBuilder::add_storage_servers() {
+  p_.servers_of_storage.resize(sc_.storage.size());
+  for (const auto& l : server_layout_) {
+    const auto& sys = sc_.storage[l.storage];
+    StorageServer srv;
+    srv.storage = l.storage;
+    srv.weight = l.count;
+    srv.host = zone_->create_host(l.name, 1e9);
+    if (sys.drive)
+      srv.disks = create_drive_disks(srv.host, l.name, sc_, l.storage, sys.drives_per_server * l.count, full_);
+    srv.host->seal();
+    front_ends_.push_back(create_link(l.name + "-front-end", sys.front_end.value * l.count)->seal());
+    // Outward (UP) carries reads, inward (DOWN) writes; array controllers' IOPS ceilings differ by direction.
+    const auto read_limit = models::server_internal_limit(sc_, l.storage, models::IoOp::read);
+    const auto write_limit = models::server_internal_limit(sc_, l.storage, models::IoOp::write);
+    simgrid::s4u::SplitDuplexLink* internal = nullptr;
+    if (read_limit || write_limit) {
+      internal = create_link(l.name + "-internal", read_limit.value_or(*write_limit).value * l.count, false);
+      internal->get_link_up()->set_bandwidth(read_limit.value_or(*write_limit).value * l.count);
+      internal->get_link_down()->set_bandwidth(write_limit.value_or(*read_limit).value * l.count);
+      internal->seal();
+    }
+    internals_.push_back(internal);
+    p_.servers_of_storage[l.storage].push_back(static_cast<int>(p_.servers.size()));
+    p_.servers.push_back(srv);
+  }
+}
+
+void PlatformBuilder::add_metadata_hosts() {
+  p_.metadata_host.assign(sc_.storage.size(), nullptr);
+  for (size_t s = 0; s < sc_.storage.size(); ++s) {
+    const auto& sys = sc_.storage[s];
+    if (sys.kind == "pfs")
+      p_.metadata_host[s] =
+          zone_->create_host(sys.name + "-metadata", sys.metadata_servers * sys.metadata_ops_per_server.value)->seal();
+  }
+}
+
+} // namespace aisim::sim

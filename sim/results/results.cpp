@@ -1,0 +1,519 @@
+#include "sim/results/results.hpp"
+
+#include "sim/results/version_info.hpp"
+
+#include "models/analytics/stats.hpp"
+#include "models/common/units.hpp"
+#include "models/cost/cost.hpp"
+
+#include <simgrid/s4u.hpp>
+#include <simgrid/version.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <stdexcept>
+#include <tuple>
+
+namespace aisim::sim {
+
+using models::Json;
+
+namespace {
+
+struct Split {
+  double compute = 0, data = 0, checkpoint = 0, failure = 0, idle = 0;
+};
+
+Json split_json(const Split& s) {
+  return Json{{"data", s.data}, {"checkpoint", s.checkpoint}, {"failure", s.failure}, {"idle", s.idle}};
+}
+
+// Fractions of `gpu_s` GPU-seconds; idle is what is left, so the five always sum to one.
+Split make_split(double compute, double data, double ckpt, double failure, double gpu_s) {
+  Split s;
+  if (gpu_s <= 0)
+    return s;
+  s.compute = compute / gpu_s;
+  s.data = data / gpu_s;
+  s.checkpoint = ckpt / gpu_s;
+  s.failure = failure / gpu_s;
+  s.idle = std::max(0.0, 1.0 - s.compute - s.data - s.checkpoint - s.failure);
+  return s;
+}
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+// What protects the data on a system, so a planner sees it next to the performance figures.
+Json data_services_json(const models::Scenario& sc, const models::StorageSystem& sys) {
+  Json out = Json::array();
+  const auto& p = sys.protection;
+  if (p.scheme != "none")
+    out.push_back({{"service", "protection"},
+                   {"scheme", p.scheme},
+                   {"data", p.data},
+                   {"parity", p.parity},
+                   {"where", sys.host_side_protection ? "host" : "storage"},
+                   {"usable_fraction", p.efficiency()},
+                   {"write_amplification", p.write_amplification()}});
+  if (sys.snapshots)
+    out.push_back({{"service", "snapshots"},
+                   {"interval_s", sys.snapshots->interval.value},
+                   {"retention_s", sys.snapshots->retention.value}});
+  if (sys.replication)
+    out.push_back({{"service", "replication"}, {"target", sys.replication->target}, {"mode", sys.replication->mode}});
+  if (sys.retention_lock)
+    out.push_back({{"service", "retention_lock"}, {"duration_s", sys.retention_lock->value}});
+  if (sys.kind == "array")
+    out.push_back({{"service", "controller_failover"}, {"mode", sys.failover}, {"controllers", sys.controllers}});
+  if (sys.kind == "object")
+    out.push_back({{"service", "durability"}, {"annual", sys.durability}});
+  // Replicas that other systems send here protect their data too.
+  for (const auto& other : sc.storage)
+    if (other.replication && other.replication->target == sys.name)
+      out.push_back({{"service", "replica_of"}, {"source", other.name}, {"mode", other.replication->mode}});
+  return out;
+}
+
+// An inference fleet's cold starts and serving latency; latencies are null where storage could not keep up.
+Json inference_json(const models::InferenceSpec& spec, const JobMetrics& jm) {
+  const auto finite = [](double v) { return std::isfinite(v) ? Json(v) : Json(); };
+  const auto load = models::summarize(jm.load_s);
+  Json out = {{"replicas_loaded", jm.replicas_loaded},
+              {"cold_starts", jm.load_s.size()},
+              {"load_s", {{"mean", load.mean}, {"max", load.max}}},
+              {"model_bytes", spec.model_size.value}};
+  if (spec.request_rate.value > 0) {
+    double reads = 0;
+    for (const auto& p : jm.serving)
+      reads += p.requests;
+    out["serving"] = {{"reads", reads},
+                      {"read_size_bytes", spec.read_size.value},
+                      {"latency_s",
+                       {{"p50", finite(models::latency_quantile_s(jm.serving, 0.5))},
+                        {"p99", finite(models::latency_quantile_s(jm.serving, 0.99))},
+                        {"p999", finite(models::latency_quantile_s(jm.serving, 0.999))}}},
+                      {"slo_s", spec.slo.value},
+                      {"slo_attainment", models::slo_attainment(jm.serving, spec.slo.value)},
+                      {"overloaded_s", jm.overloaded_s}};
+  }
+  return out;
+}
+
+// Per data class present on the system: its own peak and what it holds at the end.
+Json used_by_class_json(const StorageMetrics& sm, double T) {
+  const auto peak = sm.peak_used_by_class(T);
+  const auto end = sm.used_by_class(T);
+  Json out = Json::object();
+  for (int c = 0; c < models::kDataClasses; ++c)
+    if (peak[c] > 0)
+      out[models::data_class_name(static_cast<models::DataClass>(c))] = {{"peak_bytes", peak[c]},
+                                                                         {"end_bytes", end[c]}};
+  return out;
+}
+
+// Bytes moved between tiers, summed per route and class.
+Json movements_json(const models::Scenario& sc, const Metrics& m) {
+  struct Sum {
+    int count = 0;
+    double bytes = 0, seconds = 0, max_s = 0;
+  };
+  std::map<std::tuple<int, int, int>, Sum> sums;
+  for (const auto& mv : m.movements) {
+    auto& x = sums[{mv.from, mv.to, static_cast<int>(mv.cls)}];
+    ++x.count;
+    x.bytes += mv.bytes;
+    x.seconds += mv.end_s - mv.start_s;
+    x.max_s = std::max(x.max_s, mv.end_s - mv.start_s);
+  }
+  Json out = Json::array();
+  for (const auto& [key, x] : sums) {
+    const auto [from, to, cls] = key;
+    out.push_back({{"from", sc.storage[from].name},
+                   {"to", sc.storage[to].name},
+                   {"class", models::data_class_name(static_cast<models::DataClass>(cls))},
+                   {"count", x.count},
+                   {"bytes", x.bytes},
+                   {"mean_s", x.seconds / x.count},
+                   {"max_s", x.max_s}});
+  }
+  return out;
+}
+
+Json capacity_events_json(const models::Scenario& sc, const Metrics& m) {
+  Json out = Json::array();
+  for (const auto& e : m.capacity_events)
+    out.push_back({{"time_s", e.time_s},
+                   {"storage", sc.storage[e.storage].name},
+                   {"job", e.job >= 0 ? Json(sc.jobs[e.job].name) : Json()},
+                   {"action", e.action},
+                   {"bytes", e.bytes},
+                   {"waited_s", e.waited_s}});
+  return out;
+}
+
+} // namespace
+
+Json build_results(const models::Scenario& sc, const RunOutput& run) {
+  const double T = run.simulated_s;
+  Json r;
+  r["schema_version"] = kResultsSchemaVersion;
+  r["scenario"] = sc.resolved;
+  r["provenance"] = {{"aisim_version", kAisimVersion},
+                     {"git_commit", kGitCommit},
+                     {"simgrid_version", std::to_string(SIMGRID_VERSION_MAJOR) + "." +
+                                             std::to_string(SIMGRID_VERSION_MINOR) + "." +
+                                             std::to_string(SIMGRID_VERSION_PATCH)},
+                     {"seed", sc.simulation.seed}};
+
+  double compute = 0, data = 0, ckpt = 0, failure = 0;
+  Json jobs = Json::array();
+  for (size_t j = 0; j < sc.jobs.size(); ++j) {
+    const auto& job = sc.jobs[j];
+    const auto& jm = run.metrics.jobs[j];
+    compute += jm.compute_gpu_s;
+    failure += jm.failure_gpu_s;
+    data += jm.data_stall_gpu_s;
+    ckpt += jm.checkpoint_stall_gpu_s;
+    // A job's own GPU-time base is its window on its nodes: from its start to its end (the simulated period's
+    // end when it runs to the end), so a job that finishes early is not charged idle time after it.
+    const double ran_until =
+        job.duration || job.epochs > 0 || !jm.failure.empty() ? std::max(jm.end_s, job.start.value) : T;
+    const double life_gpu_s = job.gpus * std::max(0.0, ran_until - job.start.value);
+    const Split s =
+        make_split(jm.compute_gpu_s, jm.data_stall_gpu_s, jm.checkpoint_stall_gpu_s, jm.failure_gpu_s, life_gpu_s);
+    const auto w = models::summarize(jm.checkpoint_write_s);
+    const auto st = models::summarize(jm.checkpoint_stall_s);
+    jobs.push_back(
+        {{"name", job.name},
+         {"kind", job.kind},
+         {"gpus", job.gpus},
+         {"utilization", s.compute},
+         {"stall", split_json(s)},
+         {"steps", jm.steps},
+         {"step_s", job.step_time.value},
+         {"data_demand_Bps", job.kind == "training" ? job.batch_bytes().value / job.step_time.value : 0.0},
+         {"checkpoints",
+          {{"count", jm.checkpoint_write_s.size()},
+           {"size_bytes", job.checkpoint.size.value},
+           {"storage", job.checkpoint.storage},
+           {"mode", job.checkpoint.mode},
+           {"write_s", {{"mean", w.mean}, {"p50", w.p50}, {"p99", w.p99}, {"max", w.max}}},
+           {"stall_s", {{"mean", st.mean}, {"max", st.max}}},
+           {"restore_s", jm.restore_s},
+           {"interval_s", jm.interval_s.empty() ? 0.0 : jm.interval_s.back()}}},
+         {"status", jm.failure.empty() ? "ok" : "failed"},
+         {"failure", jm.failure.empty() ? Json() : Json(jm.failure)},
+         {"start_s", job.start.value},
+         {"end_s", jm.end_s},
+         {"staging_wait_s", jm.staging_wait_s},
+         {"model_load_s", jm.model_load_s},
+         {"failures", {{"count", jm.failures}, {"lost_gpu_s", jm.lost_gpu_s}}},
+         {"dataset",
+          {{"read_bytes", jm.dataset_read_bytes},
+           {"epochs", jm.dataset_read_bytes / job.dataset.size.value},
+           {"cache_hit_fraction", jm.dataset_read_bytes > 0 ? jm.dataset_cache_bytes / jm.dataset_read_bytes : 0.0}}},
+         {"lifecycle", {{"evaluated", jm.evaluated}, {"validated", jm.validated}, {"released", jm.released}}}});
+    if (job.kind == "inference")
+      jobs.back()["inference"] = inference_json(job.inference, jm);
+  }
+  const double cluster_gpu_s = sc.gpu_count() * T;
+  const Split g = make_split(compute, data, ckpt, failure, cluster_gpu_s);
+  r["gpu"] = {{"count", sc.gpu_count()}, {"utilization", g.compute}, {"stall", split_json(g)}};
+  r["jobs"] = jobs;
+
+  Json storage = Json::array();
+  std::vector<double> peak_used(sc.storage.size());
+  std::vector<models::StorageUsage> usage;
+  for (size_t s = 0; s < sc.storage.size(); ++s) {
+    const auto& sys = sc.storage[s];
+    const auto& sm = run.metrics.storage[s];
+    peak_used[s] = sm.peak_used_bytes(T);
+    usage.push_back({peak_used[s], sm.read_bytes / T});
+    storage.push_back({{"name", sys.name},
+                       {"kind", sys.kind},
+                       {"read_bytes", sm.read_bytes},
+                       {"write_bytes", sm.write_bytes},
+                       {"replicated_in_bytes", sm.replicated_in_bytes},
+                       {"mean_read_Bps", sm.read_bytes / T},
+                       {"mean_write_Bps", sm.write_bytes / T},
+                       {"peak_read_Bps", peak_rate_Bps(sm.transfers, IoDirection::read)},
+                       {"peak_write_Bps", peak_rate_Bps(sm.transfers, IoDirection::write)},
+                       {"max_flow_Bps", run.flow_bounds[s].read_Bps},
+                       {"max_flow_write_Bps", run.flow_bounds[s].write_Bps},
+                       {"raw_capacity_bytes", sys.raw_capacity().value},
+                       {"capacity_bytes", sys.capacity().value},
+                       {"peak_used_bytes", peak_used[s]},
+                       {"used_by_class", used_by_class_json(sm, T)},
+                       {"drives", sys.drive_count()},
+                       {"capex_usd", models::storage_capex(sys).value},
+                       {"power_W", models::storage_power(sys).value},
+                       {"data_services", data_services_json(sc, sys)}});
+  }
+  r["storage"] = storage;
+  r["movements"] = movements_json(sc, run.metrics);
+  r["capacity_events"] = capacity_events_json(sc, run.metrics);
+
+  models::GpuTimeSplit split{g.compute, g.data, g.checkpoint, g.failure, g.idle};
+  const auto c = models::compute_cost(sc, split, usage);
+  r["cost"] = {{"horizon_s", c.horizon.value},
+               {"capex_usd", c.capex.value},
+               {"opex_usd", c.opex.value},
+               {"energy_usd", c.energy.value},
+               {"storage_services_usd", c.services.value},
+               {"gpu_idle_usd", c.gpu_idle.value},
+               {"total_usd", c.total.value},
+               {"useful_gpu_hours", c.useful_gpu_hours},
+               // No useful GPU-hour has no price: null rather than a misleading 0.
+               {"usd_per_useful_gpu_hour", c.useful_gpu_hours > 0 ? Json(c.usd_per_useful_gpu_hour) : Json()}};
+
+  Json warnings = Json::array();
+  for (size_t s = 0; s < sc.storage.size(); ++s)
+    if (peak_used[s] > sc.storage[s].capacity().value)
+      warnings.push_back("storage \"" + sc.storage[s].name + "\" would need " +
+                         models::format_bytes(models::Bytes(peak_used[s])) + " but holds " +
+                         models::format_bytes(sc.storage[s].capacity()) +
+                         "; lower policies.checkpoint_keep_last or add drives");
+  for (const auto& job : sc.jobs) {
+    const auto* g = sc.find_node_group(job.node_group);
+    const double allreduce_s = job.allreduce_bytes_per_step.value * g->gpus_per_node / g->compute_nic_bandwidth().value;
+    if (sc.network.converged && allreduce_s > job.step_time.value)
+      warnings.push_back("job \"" + job.name + "\" needs " + models::format_duration(models::Seconds(allreduce_s)) +
+                         " per step for its all-reduce alone on the compute NICs, more than its step_time; step_time "
+                         "should already include communication that cannot overlap");
+  }
+  for (size_t j = 0; j < sc.jobs.size(); ++j) {
+    const auto& w = run.metrics.jobs[j].checkpoint_write_s;
+    if (!w.empty() && models::summarize(w).mean > sc.jobs[j].checkpoint.interval.value)
+      warnings.push_back("job \"" + sc.jobs[j].name +
+                         "\" spends longer writing each checkpoint than training "
+                         "between them; lengthen its checkpoint interval or speed up its checkpoint storage");
+  }
+  for (size_t j = 0; j < sc.jobs.size(); ++j) {
+    const auto& jm = run.metrics.jobs[j];
+    if (!jm.failure.empty())
+      warnings.push_back("job \"" + sc.jobs[j].name + "\" stopped at " +
+                         models::format_duration(models::Seconds(jm.end_s)) + ": " + jm.failure);
+  }
+  std::map<std::pair<int, std::string>, std::pair<int, double>> full; // (system, action) -> count, bytes or wait
+  for (const auto& e : run.metrics.capacity_events) {
+    auto& x = full[{e.storage, e.action}];
+    ++x.first;
+    x.second += e.action == "blocked" ? e.waited_s : e.bytes;
+  }
+  for (const auto& [key, x] : full) {
+    const auto& name = sc.storage[key.first].name;
+    if (key.second == "blocked")
+      warnings.push_back("storage \"" + name + "\" was full: " + std::to_string(x.first) +
+                         " writes waited for space, " + models::format_duration(models::Seconds(x.second)) +
+                         " in all (policies.on_full = block_writes)");
+    else if (key.second == "evicted")
+      warnings.push_back("storage \"" + name + "\" was full: " + models::format_bytes(models::Bytes(x.second)) +
+                         " of older data evicted to make room, " + std::to_string(x.first) +
+                         " times (policies.on_full = evict_oldest)");
+  }
+  r["warnings"] = warnings;
+  r["sim"] = {{"simulated_s", T}, {"wall_s", run.wall_s}, {"events", run.metrics.activities}};
+  return r;
+}
+
+std::string build_timeseries_csv(const models::Scenario& sc, const RunOutput& run) {
+  const double step = sc.simulation.timeseries_resolution.value;
+  const auto bins = static_cast<size_t>(std::ceil(run.simulated_s / step));
+  const size_t ns = sc.storage.size();
+  std::vector<double> compute(bins), data(bins), ckpt(bins), fail(bins);
+  std::vector<std::vector<double>> rd(ns, std::vector<double>(bins)), wr(ns, std::vector<double>(bins));
+  // Spreads `amount` uniformly over [a, b) into the bins it overlaps.
+  auto spread = [&](std::vector<double>& v, double a, double b, double amount) {
+    if (b <= a)
+      return;
+    for (auto i = static_cast<size_t>(a / step); i < bins && i * step < b; ++i) {
+      const double lo = std::max(a, i * step), hi = std::min(b, (i + 1) * step);
+      if (hi > lo)
+        v[i] += amount * (hi - lo) / (b - a);
+    }
+  };
+  for (size_t j = 0; j < sc.jobs.size(); ++j) {
+    const double gpus = sc.jobs[j].gpus;
+    for (const auto& seg : run.metrics.jobs[j].segments) {
+      const double gpu_s = gpus * (seg.end_s - seg.start_s);
+      spread(compute, seg.start_s, seg.end_s, gpu_s * seg.compute);
+      spread(data, seg.start_s, seg.end_s, gpu_s * seg.data_stall);
+      spread(ckpt, seg.start_s, seg.end_s, gpu_s * seg.checkpoint_stall);
+      spread(fail, seg.start_s, seg.end_s, gpu_s * seg.failure);
+    }
+  }
+  for (size_t s = 0; s < ns; ++s)
+    for (const auto& t : run.metrics.storage[s].transfers)
+      spread(t.direction == IoDirection::read ? rd[s] : wr[s], t.start_s, t.end_s, t.bytes);
+  // Occupancy per system and data class at the end of each bin; a class gets a column on the systems it ever
+  // occupies.
+  std::vector<std::vector<std::array<double, models::kDataClasses>>> held(ns);
+  std::vector<std::vector<int>> classes(ns);
+  for (size_t s = 0; s < ns; ++s) {
+    const auto events = run.metrics.storage[s].usage_in_time_order();
+    std::array<double, models::kDataClasses> now{};
+    std::array<bool, models::kDataClasses> seen{};
+    size_t e = 0;
+    for (size_t i = 0; i < bins; ++i) {
+      const double bin_end = std::min((i + 1) * step, run.simulated_s);
+      for (; e < events.size() && events[e].time_s <= bin_end; ++e) {
+        now[static_cast<size_t>(events[e].cls)] += events[e].bytes;
+        seen[static_cast<size_t>(events[e].cls)] = true;
+      }
+      held[s].push_back(now);
+    }
+    for (int c = 0; c < models::kDataClasses; ++c)
+      if (seen[c])
+        classes[s].push_back(c);
+  }
+  std::string out = "time_s,gpu_utilization,stall_data,stall_checkpoint,stall_failure,idle";
+  for (size_t s = 0; s < ns; ++s) {
+    const auto& name = sc.storage[s].name;
+    out += "," + name + "_read_Bps," + name + "_write_Bps," + name + "_used_bytes";
+    for (int c : classes[s])
+      out += "," + name + "_" + models::data_class_name(static_cast<models::DataClass>(c)) + "_bytes";
+  }
+  out += "\n";
+  const double gpus = sc.gpu_count();
+  for (size_t i = 0; i < bins; ++i) {
+    const double width = std::min(step, run.simulated_s - i * step);
+    const double cap = gpus * width;
+    const double u = compute[i] / cap, d = data[i] / cap, c = ckpt[i] / cap, f = fail[i] / cap;
+    out += fmt("%.0f", i * step) + "," + fmt("%.6f", u) + "," + fmt("%.6f", d) + "," + fmt("%.6f", c) + "," +
+           fmt("%.6f", f) + "," + fmt("%.6f", std::max(0.0, 1.0 - u - d - c - f));
+    for (size_t s = 0; s < ns; ++s) {
+      double total = 0;
+      for (double b : held[s][i])
+        total += b;
+      out += "," + fmt("%.6g", rd[s][i] / width) + "," + fmt("%.6g", wr[s][i] / width) + "," + fmt("%.6g", total);
+      for (int c : classes[s])
+        out += "," + fmt("%.6g", held[s][i][c]);
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+std::string format_summary(const Json& r, const std::string& results_path) {
+  using models::Bytes;
+  using models::BytesPerSecond;
+  using models::Seconds;
+  std::string o;
+  const auto& g = r["gpu"];
+  const auto pct = [](double v) { return fmt("%5.1f %%", 100.0 * v); };
+  o += "aisim " + r["provenance"]["aisim_version"].get<std::string>() + ": " +
+       r["scenario"]["name"].get<std::string>() + ", " + std::to_string(g["count"].get<int>()) + " GPUs, " +
+       models::format_duration(Seconds(r["sim"]["simulated_s"].get<double>())) + " simulated in " +
+       fmt("%.2f s", r["sim"]["wall_s"].get<double>()) + " (" + std::to_string(r["sim"]["events"].get<uint64_t>()) +
+       " events)\n\n";
+  o += "GPU time\n";
+  o += "  computing (utilization)  " + pct(g["utilization"]) + "\n";
+  o += "  data stall               " + pct(g["stall"]["data"]) + "\n";
+  o += "  checkpoint stall         " + pct(g["stall"]["checkpoint"]) + "\n";
+  o += "  failure                  " + pct(g["stall"]["failure"]) + "\n";
+  o += "  idle                     " + pct(g["stall"]["idle"]) + "\n\n";
+  o += "job                   GPUs   util     steps  ckpts  ckpt write mean / p99  (GPU stall mean)\n";
+  for (const auto& j : r["jobs"]) {
+    char buf[256];
+    const auto& w = j["checkpoints"]["write_s"];
+    std::snprintf(buf, sizeof buf, "  %-18s %6d  %5.1f%% %9lld  %5zu  %s / %s  (%s)\n",
+                  j["name"].get<std::string>().c_str(), j["gpus"].get<int>(), 100.0 * j["utilization"].get<double>(),
+                  static_cast<long long>(j["steps"].get<int64_t>()), j["checkpoints"]["count"].get<size_t>(),
+                  models::format_duration(Seconds(w["mean"].get<double>())).c_str(),
+                  models::format_duration(Seconds(w["p99"].get<double>())).c_str(),
+                  models::format_duration(Seconds(j["checkpoints"]["stall_s"]["mean"].get<double>())).c_str());
+    o += buf;
+  }
+  o += "\nstorage               read      written   peak read    peak write   peak used / capacity\n";
+  for (const auto& s : r["storage"]) {
+    char buf[256];
+    std::snprintf(
+        buf, sizeof buf, "  %-14s %10s %10s %12s %12s   %s / %s\n", s["name"].get<std::string>().c_str(),
+        models::format_bytes(Bytes(s["read_bytes"])).c_str(),
+        models::format_bytes(Bytes(s["write_bytes"].get<double>() + s["replicated_in_bytes"].get<double>())).c_str(),
+        models::format_rate(BytesPerSecond(s["peak_read_Bps"])).c_str(),
+        models::format_rate(BytesPerSecond(s["peak_write_Bps"])).c_str(),
+        models::format_bytes(Bytes(s["peak_used_bytes"])).c_str(),
+        models::format_bytes(Bytes(s["capacity_bytes"])).c_str());
+    o += buf;
+  }
+  for (const auto& j : r["jobs"]) {
+    if (!j.contains("inference"))
+      continue;
+    const auto& inf = j["inference"];
+    o += "\ninference fleet " + j["name"].get<std::string>() + ": " + std::to_string(inf["cold_starts"].get<size_t>()) +
+         " cold starts loading " + std::to_string(inf["replicas_loaded"].get<int>()) + " replicas, model load mean " +
+         models::format_duration(Seconds(inf["load_s"]["mean"])) + ", max " +
+         models::format_duration(Seconds(inf["load_s"]["max"])) + "\n";
+    if (inf.contains("serving")) {
+      const auto& sv = inf["serving"];
+      const auto lat = [](const Json& v) {
+        return v.is_null() ? std::string("unbounded") : models::format_duration(Seconds(v.get<double>()));
+      };
+      o += "  serving reads p50 " + lat(sv["latency_s"]["p50"]) + ", p99 " + lat(sv["latency_s"]["p99"]) + ", p99.9 " +
+           lat(sv["latency_s"]["p999"]) + "; within the " + models::format_duration(Seconds(sv["slo_s"])) +
+           " SLO: " + fmt("%.3f %%", 100.0 * sv["slo_attainment"].get<double>()) + "\n";
+    }
+  }
+  if (!r["movements"].empty()) {
+    o += "\ndata moved between tiers                        copies      bytes    mean / max time\n";
+    for (const auto& m : r["movements"]) {
+      char buf[256];
+      const std::string route = m["from"].get<std::string>() + " -> " + m["to"].get<std::string>();
+      std::snprintf(
+          buf, sizeof buf, "  %-24s %-20s %6d %10s    %s / %s\n", route.c_str(), m["class"].get<std::string>().c_str(),
+          m["count"].get<int>(), models::format_bytes(Bytes(m["bytes"])).c_str(),
+          models::format_duration(Seconds(m["mean_s"])).c_str(), models::format_duration(Seconds(m["max_s"])).c_str());
+      o += buf;
+    }
+    for (const auto& j : r["jobs"]) {
+      const auto& l = j["lifecycle"];
+      if (l["evaluated"].get<int>() > 0)
+        o += "  " + j["name"].get<std::string>() + ": " + std::to_string(l["evaluated"].get<int>()) +
+             " checkpoints evaluated, " + std::to_string(l["validated"].get<int>()) + " validated, " +
+             std::to_string(l["released"].get<int>()) + " released to production\n";
+    }
+  }
+  const auto& c = r["cost"];
+  o += "\ncost over " + models::format_duration(Seconds(c["horizon_s"])) + "\n";
+  o += "  capex (GPUs, nodes, storage)   " + fmt("$%14.0f", c["capex_usd"]) + "\n";
+  o += "  energy                         " + fmt("$%14.0f", c["energy_usd"]) + "\n";
+  if (c["storage_services_usd"].get<double>() > 0)
+    o += "  object storage (space, reads)  " + fmt("$%14.0f", c["storage_services_usd"]) + "\n";
+  o += "  total                          " + fmt("$%14.0f", c["total_usd"]) + "\n";
+  o += "  per useful GPU-hour            " +
+       (c["usd_per_useful_gpu_hour"].is_null() ? std::string("  n/a (no GPU computed)")
+                                               : fmt("$%14.2f", c["usd_per_useful_gpu_hour"])) +
+       "\n";
+  o += "  value of stalled GPU-hours     " + fmt("$%14.0f", c["gpu_idle_usd"]) + "  (at the GPU-hour price)\n";
+  for (const auto& w : r["warnings"])
+    o += "\nwarning: " + w.get<std::string>() + "\n";
+  o += "\nresults: " + results_path + "\n";
+  return o;
+}
+
+void write_file_atomically(const std::string& path, const std::string& content) {
+  const std::filesystem::path p(path);
+  const auto tmp = p.parent_path() / ("." + p.filename().string() + ".tmp");
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f)
+      throw std::runtime_error("cannot write " + tmp.string());
+    f << content;
+    f.flush();
+    if (!f)
+      throw std::runtime_error("cannot write " + tmp.string());
+  }
+  std::filesystem::rename(tmp, p);
+}
+
+} // namespace aisim::sim

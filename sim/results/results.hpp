@@ -1,0 +1,24 @@
+// The results contract: results.json (schema_version 1, every metric's unit in its key) and timeseries.csv,
+// built from a run's metrics, and the summary table printed after a run.
+#pragma once
+
+#include "sim/engine/simulation.hpp"
+
+#include "models/common/json_reader.hpp"
+#include "models/scenario/scenario.hpp"
+
+#include <string>
+
+namespace aisim::sim {
+
+inline constexpr int kResultsSchemaVersion = 1;
+
+models::Json build_results(const models::Scenario& sc, const RunOutput& run);
+// GPU-time split and storage throughput per time bin of simulation.timeseries_resolution.
+std::string build_timeseries_csv(const models::Scenario& sc, const RunOutput& run);
+std::string format_summary(const models::Json& results, const std::string& results_path);
+
+// Writes through DIR/.name.tmp and a rename, so a reader never sees a half-written file.
+void write_file_atomically(const std::string& path, const std::string& content);
+
+} // namespace aisim::sim

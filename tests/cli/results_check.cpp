@@ -1,0 +1,227 @@
+// Test helper: checks results.json against the results contract (schema_version 1), or compares two results.
+//   aisim_results_check contract RESULTS.json
+//   aisim_results_check same A.json B.json          identical apart from sim.wall_s
+//   aisim_results_check agree A.json B.json TOL     key metrics within a relative tolerance
+#include "models/common/json_reader.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+using aisim::models::Json;
+
+namespace {
+
+int failures = 0;
+
+void fail(const std::string& what) {
+  std::printf("FAIL: %s\n", what.c_str());
+  ++failures;
+}
+
+const Json* need(const Json& j, const std::string& ptr, bool (Json::*is)() const noexcept) {
+  const Json::json_pointer p(ptr);
+  if (!j.contains(p)) {
+    fail("missing " + ptr);
+    return nullptr;
+  }
+  const Json& v = j.at(p);
+  if (!(v.*is)()) {
+    fail("wrong type at " + ptr + ": " + v.dump());
+    return nullptr;
+  }
+  return &v;
+}
+
+void need_fraction(const Json& j, const std::string& ptr) {
+  if (const Json* v = need(j, ptr, &Json::is_number)) {
+    const double x = v->get<double>();
+    if (x < 0 || x > 1)
+      fail(ptr + " is not a fraction: " + v->dump());
+  }
+}
+
+void need_non_negative(const Json& j, const std::string& ptr) {
+  if (const Json* v = need(j, ptr, &Json::is_number); v && v->get<double>() < 0)
+    fail(ptr + " is negative: " + v->dump());
+}
+
+// utilization + the four stall causes cover all GPU time.
+void need_split(const Json& j, const std::string& base) {
+  for (const char* k : {"data", "checkpoint", "failure", "idle"})
+    need_fraction(j, base + "/stall/" + k);
+  need_fraction(j, base + "/utilization");
+  if (failures)
+    return;
+  const Json& s = j.at(Json::json_pointer(base + "/stall"));
+  const double sum = j.at(Json::json_pointer(base + "/utilization")).get<double>() + s["data"].get<double>() +
+                     s["checkpoint"].get<double>() + s["failure"].get<double>() + s["idle"].get<double>();
+  if (std::fabs(sum - 1.0) > 1e-9)
+    fail(base + ": utilization and stalls sum to " + std::to_string(sum) + ", not 1");
+}
+
+int contract(const Json& r) {
+  if (need(r, "/schema_version", &Json::is_number_integer) && r["schema_version"] != 1)
+    fail("schema_version is not 1");
+  need(r, "/scenario", &Json::is_object);
+  need(r, "/scenario/schema_version", &Json::is_number_integer);
+  for (const char* k : {"/provenance/aisim_version", "/provenance/git_commit", "/provenance/simgrid_version"})
+    need(r, k, &Json::is_string);
+  need(r, "/provenance/seed", &Json::is_number_integer);
+  if (r.contains("provenance") && r["provenance"].value("simgrid_version", "").rfind("3.32", 0) != 0)
+    fail("simgrid_version is not 3.32.x");
+  need(r, "/gpu/count", &Json::is_number_integer);
+  need_split(r, "/gpu");
+  if (const Json* jobs = need(r, "/jobs", &Json::is_array)) {
+    if (jobs->empty())
+      fail("no jobs");
+    for (size_t i = 0; i < jobs->size(); ++i) {
+      const std::string b = "/jobs/" + std::to_string(i);
+      need(r, b + "/name", &Json::is_string);
+      need(r, b + "/kind", &Json::is_string);
+      need(r, b + "/gpus", &Json::is_number_integer);
+      need(r, b + "/steps", &Json::is_number_integer);
+      need_split(r, b);
+      need(r, b + "/checkpoints/count", &Json::is_number_integer);
+      for (const char* k : {"mean", "p50", "p99", "max"})
+        need_non_negative(r, b + "/checkpoints/write_s/" + k);
+      need_non_negative(r, b + "/staging_wait_s");
+      if (const Json* status = need(r, b + "/status", &Json::is_string);
+          status && *status != "ok" && *status != "failed")
+        fail(b + "/status is neither ok nor failed");
+      // A checkpoint is validated only after evaluation, released only after validation.
+      if (const Json* l = need(r, b + "/lifecycle", &Json::is_object);
+          l && !((*l)["evaluated"] >= (*l)["validated"] && (*l)["validated"] >= (*l)["released"]))
+        fail(b + "/lifecycle: evaluated >= validated >= released does not hold");
+    }
+  }
+  if (const Json* st = need(r, "/storage", &Json::is_array)) {
+    for (size_t i = 0; i < st->size(); ++i) {
+      const std::string b = "/storage/" + std::to_string(i);
+      need(r, b + "/name", &Json::is_string);
+      need(r, b + "/kind", &Json::is_string);
+      for (const char* k : {"read_bytes", "write_bytes", "peak_read_Bps", "peak_write_Bps", "max_flow_Bps",
+                            "max_flow_write_Bps", "capacity_bytes", "peak_used_bytes"})
+        need_non_negative(r, b + "/" + k);
+      need(r, b + "/used_by_class", &Json::is_object);
+      if (failures)
+        continue;
+      const Json& sys = r.at(Json::json_pointer(b));
+      // Writes go through the on_full policy, so a system holds more than its capacity only with a warning.
+      double held_at_end = 0;
+      for (const auto& [cls, u] : sys["used_by_class"].items()) {
+        if (u["end_bytes"].get<double>() > u["peak_bytes"].get<double>() * (1 + 1e-9) + 1)
+          fail(b + "/used_by_class/" + cls + ": ends above its peak");
+        held_at_end += u["end_bytes"].get<double>();
+      }
+      if (held_at_end > sys["peak_used_bytes"].get<double>() * (1 + 1e-9) + 1)
+        fail(b + ": the classes hold more at the end than the system's peak");
+      const bool warned = r["warnings"].dump().find(sys["name"].get<std::string>()) != std::string::npos;
+      if (sys["peak_used_bytes"].get<double>() > sys["capacity_bytes"].get<double>() * (1 + 1e-9) && !warned)
+        fail(b + ": holds more than its capacity without a warning");
+      // The max-flow bound of the fabric and drives can never be beaten by the simulation.
+      const Json& s = r.at(Json::json_pointer(b));
+      if (s["peak_read_Bps"].get<double>() > s["max_flow_Bps"].get<double>() * (1 + 1e-6)) // float sums of rates
+        fail(b + ": peak_read_Bps exceeds the max-flow bound max_flow_Bps");
+      if (s["peak_write_Bps"].get<double>() > s["max_flow_write_Bps"].get<double>() * (1 + 1e-6)) // float sums of rates
+        fail(b + ": peak_write_Bps exceeds the max-flow bound max_flow_write_Bps");
+    }
+  }
+  if (const Json* mv = need(r, "/movements", &Json::is_array))
+    for (size_t i = 0; i < mv->size(); ++i) {
+      const std::string b = "/movements/" + std::to_string(i);
+      need(r, b + "/from", &Json::is_string);
+      need(r, b + "/to", &Json::is_string);
+      need(r, b + "/class", &Json::is_string);
+      for (const char* k : {"count", "bytes", "mean_s", "max_s"})
+        need_non_negative(r, b + "/" + k);
+    }
+  need(r, "/capacity_events", &Json::is_array);
+  for (const char* k : {"horizon_s", "capex_usd", "opex_usd", "gpu_idle_usd", "total_usd"})
+    need_non_negative(r, std::string("/cost/") + k);
+  // null exactly when no GPU computed (a useful GPU-hour then has no price)
+  if (r.contains("cost") &&
+      !(r["cost"].contains("usd_per_useful_gpu_hour") && r["cost"]["usd_per_useful_gpu_hour"].is_null() &&
+        r["gpu"].value("utilization", 1.0) == 0.0))
+    need_non_negative(r, "/cost/usd_per_useful_gpu_hour");
+  if (!failures) {
+    const auto& c = r["cost"];
+    const double sum = c["capex_usd"].get<double>() + c["opex_usd"].get<double>();
+    if (std::fabs(sum - c["total_usd"].get<double>()) > 1e-6 * std::max(1.0, sum))
+      fail("cost.total_usd is not capex_usd + opex_usd");
+  }
+  for (const char* k : {"/sim/simulated_s", "/sim/wall_s", "/sim/events"})
+    need_non_negative(r, k);
+  return failures ? 1 : 0;
+}
+
+bool close(double a, double b, double tol) {
+  return std::fabs(a - b) <= tol * std::max({std::fabs(a), std::fabs(b), 1e-12}) || std::fabs(a - b) < 1e-9;
+}
+
+int agree(const Json& a, const Json& b, double tol) {
+  std::vector<std::string> ptrs{"/gpu/utilization", "/gpu/stall/data", "/gpu/stall/checkpoint", "/gpu/stall/idle"};
+  for (size_t i = 0; i < a["jobs"].size(); ++i) {
+    const std::string j = "/jobs/" + std::to_string(i);
+    ptrs.insert(ptrs.end(),
+                {j + "/utilization", j + "/steps", j + "/checkpoints/count", j + "/checkpoints/write_s/mean",
+                 j + "/checkpoints/write_s/max", j + "/staging_wait_s", j + "/lifecycle/validated"});
+  }
+  for (size_t i = 0; i < a["storage"].size(); ++i) {
+    const std::string s = "/storage/" + std::to_string(i);
+    ptrs.insert(ptrs.end(), {s + "/read_bytes", s + "/write_bytes", s + "/peak_write_Bps", s + "/peak_used_bytes"});
+  }
+  // Tier-to-tier copies: the same routes, counts and times.
+  for (size_t i = 0; i < a["movements"].size(); ++i) {
+    const std::string m = "/movements/" + std::to_string(i);
+    ptrs.insert(ptrs.end(), {m + "/count", m + "/bytes", m + "/mean_s"});
+  }
+  for (const auto& p : ptrs) {
+    const double x = a.at(Json::json_pointer(p)).get<double>();
+    const double y = b.at(Json::json_pointer(p)).get<double>();
+    std::printf("%-40s %14.6g %14.6g\n", p.c_str(), x, y);
+    // Stall fractions are small; compare them as shares of all GPU time, others relatively.
+    const bool fraction = p.find("/stall/") != std::string::npos;
+    if (fraction ? std::fabs(x - y) > tol : !close(x, y, tol))
+      fail(p + " differs: " + std::to_string(x) + " vs " + std::to_string(y));
+  }
+  return failures ? 1 : 0;
+}
+
+Json load(const char* path) {
+  std::ifstream in(path);
+  Json j = Json::parse(in, nullptr, false);
+  if (j.is_discarded()) {
+    std::printf("FAIL: %s is not valid JSON\n", path);
+    std::exit(1);
+  }
+  return j;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  const std::string mode = argc > 1 ? argv[1] : "";
+  if (mode == "contract" && argc == 3)
+    return contract(load(argv[2]));
+  // same: two runs of one build; same-model: two builds (the commit they were built from may differ too).
+  if ((mode == "same" || mode == "same-model") && argc == 4) {
+    Json a = load(argv[2]), b = load(argv[3]);
+    for (Json* r : {&a, &b}) {
+      (*r)["sim"].erase("wall_s");
+      if (mode == "same-model")
+        (*r)["provenance"].erase("git_commit");
+    }
+    if (a.dump(2) != b.dump(2)) {
+      std::printf("FAIL: results differ beyond sim.wall_s%s\n", mode == "same" ? "" : " and provenance.git_commit");
+      return 1;
+    }
+    return 0;
+  }
+  if (mode == "agree" && argc == 5)
+    return agree(load(argv[2]), load(argv[3]), std::stod(argv[4]));
+  std::fprintf(stderr, "usage: aisim_results_check contract R | same A B | same-model A B | agree A B TOL\n");
+  return 2;
+}

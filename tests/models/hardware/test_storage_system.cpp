@@ -1,0 +1,60 @@
+#include "models/hardware/storage_system.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace aisim::models;
+
+TEST_CASE("protection schemes: usable fraction and full-stripe write amplification", "[storage]") {
+  Protection raid6{"raid6", 8, 2};
+  CHECK(raid6.efficiency() == Approx(0.8));
+  CHECK(raid6.write_amplification() == Approx(1.25));
+  CHECK(raid6.width() == 10);
+  Protection mirror{"mirror", 1, 2}; // three copies
+  CHECK(mirror.efficiency() == Approx(1.0 / 3));
+  CHECK(mirror.write_amplification() == Approx(3.0));
+  Protection none;
+  CHECK(none.efficiency() == 1.0);
+  CHECK(none.write_amplification() == 1.0);
+}
+
+TEST_CASE("PCIe lane rates per generation", "[storage]") {
+  CHECK(pcie_lane_bandwidth("gen3").value == Approx(0.98462e9).epsilon(1e-4));
+  CHECK(pcie_lane_bandwidth("gen4").value == Approx(1.96923e9).epsilon(1e-4));
+  CHECK(pcie_lane_bandwidth("gen5").value == Approx(3.93846e9).epsilon(1e-4));
+  CHECK(pcie_lane_bandwidth("gen6").value == Approx(7.5625e9).epsilon(1e-4));
+}
+
+TEST_CASE("an object store's per-node rate pays the request latency once per object", "[storage]") {
+  StorageSystem s;
+  s.kind = "object";
+  s.object_size = Bytes(64e6);
+  s.connection_bandwidth = BytesPerSecond(500e6);
+  s.request_latency = Seconds(0.01);
+  s.connections_per_node = 4;
+  // 64 MB per 10 ms + 128 ms = 463.8 MB/s per connection.
+  CHECK(s.object_node_rate().value == Approx(4 * 64e6 / 0.138));
+  s.request_latency = Seconds(0);
+  CHECK(s.object_node_rate().value == Approx(4 * 500e6));
+}
+
+TEST_CASE("server bandwidth: drives behind PCIe lanes, protection and the internal limit", "[storage]") {
+  StorageSystem s;
+  s.kind = "array";
+  DriveModel d;
+  d.read_bandwidth = BytesPerSecond(7e9);
+  d.write_bandwidth = BytesPerSecond(7e9);
+  s.drive = d;
+  s.drive_pcie_lanes = 1;
+  s.pcie_generation = "gen4";
+  s.drives_per_server = 10;
+  s.protection = Protection{"raid6", 8, 2};
+  // Each drive is held to one Gen4 lane; RAID 6 writes 1.25 bytes per byte stored.
+  CHECK(s.server_read_bandwidth().value == Approx(10 * 1.96923e9).epsilon(1e-4));
+  CHECK(s.server_write_bandwidth().value == Approx(10 * 1.96923e9 / 1.25).epsilon(1e-4));
+  s.internal_limit = BytesPerSecond(5e9);
+  CHECK(s.server_read_bandwidth().value == 5e9);
+  // Host-side protection sends the extra pieces over the network; what reaches a server is all stored as is.
+  s.host_side_protection = true;
+  s.internal_limit.reset();
+  CHECK(s.server_write_bandwidth().value == Approx(10 * 1.96923e9).epsilon(1e-4));
+}

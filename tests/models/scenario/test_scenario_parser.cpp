@@ -1,0 +1,203 @@
+#include "scenario_errors.hpp"
+
+#include "models/scenario/scenario_parser.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace aisim::models;
+
+namespace {
+
+// The smallest valid scenario; tests break one thing at a time.
+Json base() {
+  return Json::parse(R"({
+    "schema_version": 1,
+    "cluster": {"node_groups": [{"name": "g", "count": 2, "gpu": "H100-SXM"}]},
+    "drives": {"d": {"capacity": "7.68TB", "read_bandwidth": "7GB/s", "write_bandwidth": "7GB/s", "price": "$1000"}},
+    "storage": {"hot": {"kind": "jbof", "enclosures": 1, "drives_per_enclosure": 4, "drive": "d"}},
+    "workloads": [{"name": "j", "kind": "training", "gpus": 16, "step_time": "1s", "global_batch": 8,
+                   "sample_size": "1MB", "dataset": {"size": "1TB", "storage": "hot"},
+                   "checkpoint": {"size": "100GB", "interval": "10min", "storage": "hot"}}]
+  })");
+}
+
+} // namespace
+
+TEST_CASE("a minimal scenario parses and its defaults are filled in", "[scenario]") {
+  auto r = parse_scenario(base(), "s.json", ".");
+  INFO(r.diagnostics.format(true));
+  REQUIRE(r.scenario.has_value());
+  const Scenario& sc = *r.scenario;
+  CHECK(sc.gpu_count() == 16);
+  CHECK(sc.node_groups[0].nic_bandwidth().value == 2 * 50e9);
+  CHECK(sc.node_groups[0].compute_nic_bandwidth().value == 8 * 50e9);
+  CHECK(sc.storage[0].capacity().value == 4 * 7.68e12);
+  CHECK(sc.storage[0].front_end.value == 2 * 25e9);
+  CHECK(sc.jobs[0].batch_bytes().value == 8e6);
+  CHECK(sc.simulation.duration.value == 7 * 86400.0);
+  CHECK(sc.simulation.fidelity == "aggregate");
+  CHECK(sc.resolved["simulation"]["duration"] == "7d");
+  CHECK(sc.resolved["network"]["link_latency"] == "1us");
+  CHECK(sc.resolved["workloads"][0]["prefetch_batches"] == 2);
+  CHECK(sc.resolved["cluster"]["node_groups"][0]["gpu_price"] == "$30000.00");
+  // The resolved document is itself a valid scenario that parses to the same thing.
+  auto again = parse_scenario(sc.resolved, "s.json", ".");
+  REQUIRE(again.scenario.has_value());
+  CHECK(again.scenario->resolved == sc.resolved);
+}
+
+TEST_CASE("step time from FLOPs at a model FLOPs utilization", "[scenario]") {
+  Json doc = base();
+  doc["workloads"][0].erase("step_time");
+  doc["workloads"][0]["mfu"] = 0.4;
+  doc["workloads"][0]["checkpoint"].erase("size");
+  doc["workloads"][0]["checkpoint"]["parameters"] = 8e9;
+  doc["workloads"][0]["tokens_per_sample"] = 8192;
+  auto r = parse_scenario(doc, "s.json", ".");
+  INFO(r.diagnostics.format(true));
+  REQUIRE(r.scenario.has_value());
+  const double peak = r.scenario->node_groups[0].gpu.peak_bf16.value;
+  // 6 FLOPs per parameter per token, 8 samples of 8192 tokens, on 16 GPUs at 40% of peak.
+  CHECK(r.scenario->jobs[0].step_time.value == Approx(6 * 8e9 * 8192 * 8 / (16 * peak * 0.4)));
+  doc["workloads"][0].erase("tokens_per_sample");
+  doc["workloads"][0]["flops_per_step"] = 1e18;
+  r = parse_scenario(doc, "s.json", ".");
+  REQUIRE(r.scenario.has_value());
+  CHECK(r.scenario->jobs[0].step_time.value == Approx(1e18 / (16 * peak * 0.4)));
+  doc["workloads"][0]["step_time"] = "1s";
+  CHECK(errors_of(doc).find("/workloads/0/mfu: give either step_time or mfu") != std::string::npos);
+}
+
+TEST_CASE("checkpoint interval in steps", "[scenario]") {
+  Json doc = base();
+  doc["workloads"][0]["checkpoint"].erase("interval");
+  doc["workloads"][0]["checkpoint"]["interval_steps"] = 500;
+  auto r = parse_scenario(doc, "s.json", ".");
+  REQUIRE(r.scenario.has_value());
+  CHECK(r.scenario->jobs[0].checkpoint.interval_steps == 500);
+  CHECK(r.scenario->jobs[0].checkpoint.interval.value == 500.0); // 500 steps of 1 s
+  doc["workloads"][0]["checkpoint"]["interval"] = "10min";
+  CHECK(errors_of(doc).find("/workloads/0/checkpoint/interval_steps: give either interval or interval_steps") !=
+        std::string::npos);
+}
+
+TEST_CASE("checkpoint size from parameters x bytes per parameter", "[scenario]") {
+  Json doc = base();
+  doc["workloads"][0]["checkpoint"].erase("size");
+  doc["workloads"][0]["checkpoint"]["parameters"] = 70e9;
+  auto r = parse_scenario(doc, "s.json", ".");
+  REQUIRE(r.scenario.has_value());
+  CHECK(r.scenario->jobs[0].checkpoint.size.value == 70e9 * 14); // fp16 weights + fp32 Adam states
+}
+
+TEST_CASE("every problem is reported, each with its pointer", "[scenario]") {
+  Json doc = base();
+  doc["storage"]["hot"]["port_speed"] = 400;                // bare number
+  doc["cluster"]["node_groups"][0]["nic_sped"] = "400Gbps"; // typo
+  doc["workloads"][0]["dataset"]["storage"] = "hott";       // dangling reference
+  doc["simulation"] = {{"duration", "7 days"}};             // bad unit
+  const std::string e = errors_of(doc);
+  CHECK(e == "s.json:/cluster/node_groups/0/nic_sped: unknown key, did you mean \"nic_speed\"? (expected one of "
+             "\"name\", \"count\", \"gpus_per_node\", \"gpu\", \"gpu_price\", \"nics\", \"nic_speed\", "
+             "\"compute_nics\", \"compute_nic_speed\", \"host_memory\", \"gpu_host_bandwidth\", \"node_power\", "
+             "\"node_price\" or \"node_mtbf\")\n"
+             "s.json:/storage/hot/port_speed: a bare number has no unit (expected a rate with a unit like "
+             "\"400Gbps\", \"50GB/s\" or \"3.2GiB/s\", got 400)\n"
+             "s.json:/workloads/0/dataset/storage: names \"hott\", which is not defined, did you mean \"hot\"? "
+             "(expected one of the storage systems under /storage: \"hot\")\n"
+             "s.json:/simulation/duration: unknown unit \"days\" (expected a duration with a unit like \"30min\", "
+             "\"2h\", \"7d\", \"3y\" or \"8us\", got \"7 days\")\n");
+}
+
+TEST_CASE("cross-checks between sections", "[scenario]") {
+  SECTION("dataset larger than its storage") {
+    Json doc = base();
+    doc["workloads"][0]["dataset"]["size"] = "1PB";
+    CHECK(errors_of(doc) == "s.json:/workloads/0/dataset/size: dataset larger than storage \"hot\" (expected at "
+                            "most 30.7 TB, got 1 PB)\n");
+  }
+  SECTION("more GPUs than the group has") {
+    Json doc = base();
+    doc["workloads"][0]["gpus"] = 24;
+    CHECK(errors_of(doc) == "s.json:/workloads/0/gpus: more GPUs than node group \"g\" has (expected at most "
+                            "16, got 24)\n");
+  }
+  SECTION("multilevel checkpoints need the job's own local NVMe") {
+    Json doc = base();
+    doc["workloads"][0]["checkpoint"]["mode"] = "multilevel";
+    CHECK(errors_of(doc) == "s.json:/workloads/0/checkpoint/local_storage: missing required key (expected one of "
+                            "the storage systems under /storage: \"hot\")\n");
+    doc["workloads"][0]["checkpoint"]["local_storage"] = "hot";
+    CHECK(errors_of(doc) == "s.json:/workloads/0/checkpoint/local_storage: \"hot\" is not node-local to the job's "
+                            "group \"g\" (expected the local_nvme of the job's own nodes)\n");
+    doc["workloads"][0]["checkpoint"]["mode"] = "sync";
+    CHECK(errors_of(doc) == "s.json:/workloads/0/checkpoint/local_storage: only multilevel checkpoints write to "
+                            "local storage first (expected mode \"multilevel\", got \"sync\")\n");
+  }
+  SECTION("an automatic checkpoint interval needs failures") {
+    Json doc = base();
+    doc["workloads"][0]["checkpoint"]["interval"] = "auto";
+    CHECK(errors_of(doc) == "s.json:/workloads/0/checkpoint/interval: an automatic interval balances checkpoint cost "
+                            "against failures, and node group \"g\" has none (expected node_mtbf on the group, or an "
+                            "interval)\n");
+    doc["cluster"]["node_groups"][0]["node_mtbf"] = "5000h";
+    CHECK(parse_scenario(doc, "s.json", ".").scenario.has_value());
+  }
+  SECTION("jobs share nodes over time, never at once") {
+    Json doc = base();
+    doc["workloads"][0]["gpus"] = 16;
+    doc["workloads"][0]["duration"] = "1d";
+    Json second = doc["workloads"][0];
+    second["name"] = "later";
+    second["start"] = "1d"; // starts as the first ends: the same nodes
+    doc["workloads"].push_back(second);
+    CHECK(parse_scenario(doc, "s.json", ".").scenario.has_value());
+    doc["workloads"][1]["start"] = "23h";
+    CHECK(errors_of(doc) == "s.json:/workloads/1/gpus: more GPUs than node group \"g\" has free when the job starts, "
+                            "other jobs holding the rest (expected at most 0, got 16)\n");
+  }
+  SECTION("more drives than bays") {
+    Json doc = base();
+    doc["storage"]["hot"]["drives_per_enclosure"] = 30;
+    CHECK(errors_of(doc) == "s.json:/storage/hot/drives_per_enclosure: more drives than bays (expected at most 24, "
+                            "got 30)\n");
+  }
+  SECTION("zero bandwidth") {
+    Json doc = base();
+    doc["drives"]["d"]["write_bandwidth"] = "0GB/s";
+    CHECK(errors_of(doc) == "s.json:/drives/d/write_bandwidth: must be greater than zero (expected a rate with a "
+                            "unit like \"400Gbps\", \"50GB/s\" or \"3.2GiB/s\", got \"0GB/s\")\n");
+  }
+}
+
+TEST_CASE("set overrides are applied before validation", "[scenario]") {
+  Json doc = base();
+  Diagnostics d("s.json");
+  CHECK(apply_override(doc, "/workloads/0/gpus=8", d));
+  CHECK(apply_override(doc, "/simulation=\"x\"", d));       // replaces a whole object: validation catches it
+  CHECK(apply_override(doc, "/workloads/0/name=llama", d)); // not JSON: kept as a string
+  CHECK_FALSE(apply_override(doc, "/nope/deeper=1", d));
+  CHECK_FALSE(apply_override(doc, "no-pointer", d));
+  CHECK(doc["workloads"][0]["gpus"] == 8);
+  CHECK(doc["workloads"][0]["name"] == "llama");
+  CHECK(d.format(false) == "s.json:/nope/deeper: --set names a place whose parent does not exist (expected an "
+                           "existing object or array)\ns.json: --set \"no-pointer\": expected /json/pointer=value\n");
+  CHECK(errors_of(doc) == "s.json:/simulation: wrong type (expected an object, got \"x\")\n");
+}
+
+TEST_CASE("syntax errors give line and column", "[scenario]") {
+  Diagnostics d("s.json");
+  CHECK_FALSE(parse_json_text("{\n  \"a\": 1,\n  \"b\" 2\n}", d).has_value());
+  REQUIRE(d.items().size() == 1);
+  CHECK(d.items()[0].message == "JSON syntax error at line 3, column 7: syntax error while parsing object separator - "
+                                "unexpected number literal; expected ':'");
+}
+
+TEST_CASE("the shipped scenarios parse", "[scenario]") {
+  auto r = load_scenario(std::string(AISIM_SOURCE_DIR) + "/scenarios/default.json");
+  INFO(r.diagnostics.format(true));
+  REQUIRE(r.scenario.has_value());
+  CHECK(r.scenario->gpu_count() == 512);
+  CHECK(r.scenario->storage[0].drive->write_bandwidth.value == 7e9); // from the drive file
+  CHECK(r.scenario->resolved["drives"]["gen4-tlc"]["capacity"] == "7.68TB");
+}
