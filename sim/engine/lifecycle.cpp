@@ -20,7 +20,8 @@ std::vector<double> capacities(const models::Scenario& sc) {
 Lifecycle::Lifecycle(const models::Scenario& sc, const Platform& platform, Metrics& metrics)
     : sc_(&sc), platform_(&platform), metrics_(&metrics), ledger_(capacities(sc), metrics),
       running_(sc.jobs.size(), false), stagers_(sc.jobs.size()), staged_item_(sc.jobs.size(), -1),
-      newest_ckpt_(sc.jobs.size(), -1), ckpt_count_(sc.jobs.size(), 0), production_(sc.jobs.size()) {
+      newest_ckpt_(sc.jobs.size(), -1), ckpt_count_(sc.jobs.size(), 0), production_(sc.jobs.size()),
+      live_checkpoints_(sc.jobs.size()), local_ckpt_(sc.jobs.size(), -1) {
   for (size_t j = 0; j < sc.jobs.size(); ++j)
     rng_.emplace_back(sc.simulation.seed * 1000003ULL + j);
 }
@@ -132,98 +133,17 @@ int Lifecycle::acquire(int storage, double bytes, DataClass cls, int job) {
   return -1;
 }
 
+std::optional<Transfer> Lifecycle::start_output_write(int job, double bytes) {
+  const int to = sc_->storage_index(sc_->jobs[job].output.storage);
+  if (acquire(to, bytes, DataClass::training_dataset, job) < 0)
+    return std::nullopt;
+  return std::optional<Transfer>(std::in_place, *sc_, *platform_, to, IoDirection::write, job_flows(job, bytes),
+                                 *metrics_);
+}
+
 void Lifecycle::fail(int job, const std::string& why) {
   if (metrics_->jobs[job].failure.empty())
     metrics_->jobs[job].failure = why;
-}
-
-void Lifecycle::checkpoint_written(int job, int item, int storage, double bytes) {
-  // The newest checkpoint is what a restart needs: never evicted while it is the newest.
-  ledger_.pin(item);
-  if (newest_ckpt_[job] >= 0)
-    unpin(newest_ckpt_[job]);
-  newest_ckpt_[job] = item;
-  const auto& promotion = sc_->policies.promotion;
-  if (!promotion || ++ckpt_count_[job] % promotion->evaluate_every != 0)
-    return;
-  // Drawn here, in checkpoint order, so the outcome does not depend on how evaluations overlap.
-  const bool passes = std::uniform_real_distribution<double>(0.0, 1.0)(rng_[job]) < promotion->pass_rate;
-  ledger_.pin(item);
-  ++metrics_->activities;
-  sg4::Actor::create(sc_->jobs[job].name + "-evaluate", host_of(job),
-                     [this, job, item, storage, bytes, passes] { evaluate(job, item, storage, bytes, passes); });
-}
-
-void Lifecycle::evaluate(int job, int item, int storage, double bytes, bool passes) {
-  const auto& promotion = *sc_->policies.promotion;
-  sg4::this_actor::sleep_for(promotion.evaluation_time.value);
-  auto& jm = metrics_->jobs[job];
-  ++jm.evaluated;
-  if (passes) {
-    const int validated = sc_->storage_index(sc_->policies.place(DataClass::validated_model));
-    if (acquire(validated, bytes, DataClass::validated_model, job) >= 0) {
-      move(storage, validated, bytes, DataClass::validated_model, job);
-      ++jm.validated;
-      const int copy = sc_->storage_index(sc_->policies.tiering.replicate_validated_to);
-      if (copy >= 0 && acquire(copy, bytes, DataClass::validated_model, job) >= 0)
-        move(validated, copy, bytes, DataClass::validated_model, job);
-      if (promotion.production_every > 0 && jm.validated % promotion.production_every == 0) {
-        const int prod = sc_->storage_index(sc_->policies.place(DataClass::production_model));
-        if (const int p = acquire(prod, bytes, DataClass::production_model, job); p >= 0) {
-          move(validated, prod, bytes, DataClass::production_model, job);
-          ++jm.released;
-          // Production keeps the current model and the one before it, for rollback.
-          auto& live = production_[job];
-          live.push_back(p);
-          if (live.size() > 2) {
-            discard(live.front());
-            live.pop_front();
-          }
-        }
-      }
-    }
-  }
-  unpin(item);
-}
-
-void Lifecycle::unpin(int item) {
-  if (ledger_.unpin(item))
-    return;
-  if (auto it = deferred_.find(item); it != deferred_.end()) {
-    const Retirement r = it->second;
-    deferred_.erase(it);
-    retire_now(r.job, item, r.storage, r.bytes, r.written_s);
-  }
-}
-
-void Lifecycle::retire_checkpoint(int job, int item, int storage, double bytes, double written_s) {
-  if (ledger_.released(item))
-    return; // evicted under policies.on_full already
-  if (ledger_.pinned(item)) {
-    deferred_[item] = {job, storage, bytes, written_s};
-    return;
-  }
-  retire_now(job, item, storage, bytes, written_s);
-}
-
-void Lifecycle::retire_now(int job, int item, int storage, double bytes, double written_s) {
-  const int archive = sc_->storage_index(sc_->policies.tiering.archive_checkpoints_to);
-  if (archive < 0 || archive == storage) {
-    const double now = sg4::Engine::get_clock();
-    ledger_.release(item, now, release_time(storage, written_s));
-    return;
-  }
-  // Archiving runs beside the job; the hot copy is deleted once the archive holds the checkpoint.
-  ledger_.pin(item);
-  ++metrics_->activities;
-  sg4::Actor::create(sc_->jobs[job].name + "-archive", host_of(job),
-                     [this, job, item, storage, bytes, written_s, archive] {
-                       if (acquire(archive, bytes, DataClass::archived_checkpoint, job) >= 0)
-                         move(storage, archive, bytes, DataClass::archived_checkpoint, job);
-                       ledger_.unpin(item);
-                       const double now = sg4::Engine::get_clock();
-                       ledger_.release(item, now, release_time(storage, written_s));
-                     });
 }
 
 void Lifecycle::discard(int item) {
@@ -249,24 +169,6 @@ void Lifecycle::job_ended(int job) {
     sg4::this_actor::sleep_for(delay);
     discard(item);
   });
-}
-
-double Lifecycle::release_time(int storage, double written_s) const {
-  const auto& sys = sc_->storage[storage];
-  const double deleted_s = sg4::Engine::get_clock();
-  double t = deleted_s;
-  // Snapshots are taken at every multiple of the interval. The last one taken while the checkpoint existed keeps
-  // its blocks until that snapshot expires.
-  if (sys.snapshots) {
-    const double interval = sys.snapshots->interval.value;
-    const double last_snapshot = std::floor(deleted_s / interval) * interval;
-    if (last_snapshot >= written_s && last_snapshot < deleted_s)
-      t = std::max(t, last_snapshot + sys.snapshots->retention.value);
-  }
-  // A retention lock refuses the deletion until the lock expires.
-  if (sys.retention_lock)
-    t = std::max(t, written_s + sys.retention_lock->value);
-  return t;
 }
 
 } // namespace aisim::sim

@@ -1,7 +1,9 @@
-// The life of data under the scenario's policies: datasets resting on their home tier and staged to the hot
-// tier before their job, demoted after it; checkpoints leaving keep-last-K archived; every Nth checkpoint
-// evaluated, promoted to validated storage and released to production; and what a full system does with a write
-// that does not fit. Every copy is a real transfer competing for drives and network. Used from job actors.
+// The one owner of data placement: what goes where, when, and whether it fits. Datasets rest on their home tier
+// and are staged to the hot tier before their job, demoted after it; a checkpoint is written where its job's
+// policy says, replicated, kept while it is among the last K, archived, evaluated, promoted to validated storage
+// and released to production; a write that does not fit follows policies.on_full. Job actors ask it to store,
+// restore or make room; every copy it makes is a real transfer competing for drives and network. Checkpoints
+// are in lifecycle_checkpoints.cpp, the rest in lifecycle.cpp.
 #pragma once
 
 #include "sim/engine/metrics.hpp"
@@ -14,7 +16,9 @@
 #include <simgrid/s4u.hpp>
 
 #include <deque>
+#include <functional>
 #include <map>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -40,12 +44,21 @@ public:
   // caller. Node-local storage is reached through the job's nodes.
   void move(int from, int to, double bytes, models::DataClass cls, int job);
 
-  // After each checkpoint write: the newest checkpoint is pinned (never evicted) and every Nth is evaluated in
-  // the background. `item` is the checkpoint's ledger item.
-  void checkpoint_written(int job, int item, int storage, double bytes);
-  // A checkpoint leaving keep-last-K: copied to the archive tier first if tiering asks, then deleted; its space
-  // frees later under snapshots or a retention lock. Waits for an evaluation still copying it.
-  void retire_checkpoint(int job, int item, int storage, double bytes, double written_s);
+  // Writes one checkpoint of `job` to its checkpoint storage from the calling actor: space, the PFS metadata
+  // servers' file creations (one file per rank), the data, and a synchronous replica. `drain_local`: a multilevel
+  // drain, reading the checkpoint back from the node-local copy as it writes. Once the checkpoint is whole,
+  // `on_written(write_s)` is told how long the write took; then the asynchronous replica starts, keep-last-K
+  // retires the oldest and every Nth checkpoint goes to evaluation. Returns false when the job must stop (its
+  // storage was full, see policies.on_full).
+  bool write_checkpoint(int job, double bytes, bool drain_local, const std::function<void(double write_s)>& on_written);
+  // The first level of a multilevel checkpoint: every node writes its shard to its own drives, which keep only
+  // the newest. Returns false when it did not fit.
+  bool write_local_checkpoint(int job, double bytes);
+  // Every rank reads its shard of the job's checkpoint back (a resuming job, a restart).
+  void restore_checkpoint(int job);
+  // A preprocessing job's output for one phase: space on the output storage as a new dataset, and the write,
+  // started; the caller waits for it. Empty when it did not fit.
+  std::optional<Transfer> start_output_write(int job, double bytes);
 
   // Deletes an item at once, with no archive (a superseded local checkpoint or production model, a demoted copy).
   void discard(int item);
@@ -56,19 +69,31 @@ public:
   void fail(int job, const std::string& why);
   bool failed(int job) const { return !metrics_->jobs[job].failure.empty(); }
 
-  // When a deleted item's space really frees: later under snapshots or a retention lock.
-  double release_time(int storage, double written_s) const;
-
 private:
-  simgrid::s4u::Host* host_of(int job) const;
-  void evaluate(int job, int item, int storage, double bytes, bool passes);
-  void unpin(int item);
-  void retire_now(int job, int item, int storage, double bytes, double written_s);
-
+  struct LiveCheckpoint {
+    int item = -1; // in the storage ledger
+    double bytes = 0;
+    double written_s = 0;
+  };
   struct Retirement {
     int job, storage;
     double bytes, written_s;
   };
+
+  simgrid::s4u::Host* host_of(int job) const;
+  // After each checkpoint write: the newest checkpoint is pinned (never evicted), every Nth is evaluated in the
+  // background, and the oldest beyond keep-last-K retire.
+  void checkpoint_written(int job, const LiveCheckpoint& ckpt, int storage);
+  // A checkpoint leaving keep-last-K: copied to the archive tier first if tiering asks, then deleted; its space
+  // frees later under snapshots or a retention lock. Waits for an evaluation still copying it.
+  void retire_checkpoint(int job, int item, int storage, double bytes, double written_s);
+  // Copies a checkpoint to the replication target in an actor of its own; the job does not wait.
+  void replicate_in_background(int job, int from, int to, double bytes);
+  // When a deleted item's space really frees: later under snapshots or a retention lock.
+  double release_time(int storage, double written_s) const;
+  void evaluate(int job, int item, int storage, double bytes, bool passes);
+  void unpin(int item);
+  void retire_now(int job, int item, int storage, double bytes, double written_s);
 
   const models::Scenario* sc_;
   const Platform* platform_;
@@ -76,12 +101,14 @@ private:
   StorageLedger ledger_;
   std::vector<bool> running_;
   std::vector<simgrid::s4u::ActorPtr> stagers_;
-  std::vector<int> staged_item_;            // the dataset's hot copy, by job (-1: none)
-  std::vector<int> newest_ckpt_;            // pinned newest checkpoint, by job (-1: none)
-  std::vector<int> ckpt_count_;             // checkpoints written, by job
-  std::vector<std::deque<int>> production_; // production model items, by job
-  std::vector<std::mt19937_64> rng_;        // pass/fail draws, by job
-  std::map<int, Retirement> deferred_;      // retirements waiting for an evaluation's copy to finish
+  std::vector<int> staged_item_;                             // the dataset's hot copy, by job (-1: none)
+  std::vector<int> newest_ckpt_;                             // pinned newest checkpoint, by job (-1: none)
+  std::vector<int> ckpt_count_;                              // checkpoints written, by job
+  std::vector<std::deque<int>> production_;                  // production model items, by job
+  std::vector<std::deque<LiveCheckpoint>> live_checkpoints_; // the last K written, by job, oldest first
+  std::vector<int> local_ckpt_;                              // the multilevel copy on the nodes' drives, by job
+  std::vector<std::mt19937_64> rng_;                         // pass/fail draws, by job
+  std::map<int, Retirement> deferred_;                       // retirements waiting for an evaluation's copy to finish
 };
 
 } // namespace aisim::sim

@@ -29,14 +29,7 @@ void TrainingJob::draw_next_failure(double from) {
                       : std::numeric_limits<double>::infinity();
 }
 
-void TrainingJob::restore_checkpoint() {
-  Transfer restore(*sc_, *platform_, checkpoint_storage(), IoDirection::read, flows(job_->checkpoint.size.value),
-                   *metrics_);
-  restore.wait();
-}
-
 int TrainingJob::dataset_storage() const { return sc_->storage_index(job_->dataset.storage); }
-int TrainingJob::checkpoint_storage() const { return sc_->storage_index(job_->checkpoint.storage); }
 
 double TrainingJob::cache_per_node() const {
   const auto& ds = job_->dataset;
@@ -136,7 +129,7 @@ void TrainingJob::recover() {
   sg4::this_actor::sleep_for(job_->restart_time.value);
   ++metrics_->activities;
   if (durable_steps_ > 0 || job_->checkpoint.restore_at_start)
-    restore_checkpoint();
+    lifecycle_->restore_checkpoint(index_);
   add_segment(t0, 0.0, 0.0, 0.0, (sg4::Engine::get_clock() - t0) * job_->gpus);
   durable_time_ = sg4::Engine::get_clock();
   draw_next_failure(durable_time_);
@@ -148,13 +141,11 @@ void TrainingJob::run_phase(int64_t steps, int64_t buffered) {
   const double read_bytes = static_cast<double>(std::max<int64_t>(0, steps - buffered)) * job_->batch_bytes().value;
   DatasetRead read = read_dataset(read_bytes);
   // Preprocessing writes what it makes of the phase's input as it goes: a new dataset.
-  std::optional<Transfer> output;
-  if (job_->kind == "preprocessing") {
-    const int to = sc_->storage_index(job_->output.storage);
-    const double bytes = static_cast<double>(steps) * job_->batch_bytes().value * job_->output.ratio;
-    if (lifecycle_->acquire(to, bytes, models::DataClass::training_dataset, index_) >= 0)
-      output.emplace(*sc_, *platform_, to, IoDirection::write, flows(bytes), *metrics_);
-  }
+  std::optional<Transfer> output =
+      job_->kind == "preprocessing"
+          ? lifecycle_->start_output_write(index_,
+                                           static_cast<double>(steps) * job_->batch_bytes().value * job_->output.ratio)
+          : std::nullopt;
   if (job_->prefetch_batches == 0)
     read.wait(); // without prefetch, loading and compute take turns
   // On a converged network the steps' all-reduce shares the NICs with storage traffic; a step waits for both.
@@ -180,54 +171,16 @@ void TrainingJob::run_phase(int64_t steps, int64_t buffered) {
   add_segment(t0, compute_s * job_->gpus, std::max(0.0, elapsed - compute_s) * job_->gpus, 0.0);
 }
 
-bool TrainingJob::write_checkpoint(double size, int drain_from, int64_t at_steps, double captured_s) {
-  const double t0 = sg4::Engine::get_clock();
+bool TrainingJob::write_checkpoint(double size, bool drain_local, int64_t at_steps, double captured_s) {
   const int generation = generation_;
-  const int storage = checkpoint_storage();
-  const auto& sys = sc_->storage[storage];
-  // Space is taken when the write starts; the oldest is deleted once the new one is whole.
-  const int item = lifecycle_->acquire(storage, size, models::DataClass::active_checkpoint, index_);
-  if (item < 0)
-    return false;
-  // Each rank writes its shard as a file of its own; a parallel file system's metadata servers create them first.
-  const int files = job_->gpus;
-  if (auto* mds = platform_->metadata_host[storage]) {
-    sg4::this_actor::exec_init(files)->set_host(mds)->wait();
-    ++metrics_->activities;
-  }
-  Transfer write(*sc_, *platform_, storage, IoDirection::write, flows(size), *metrics_, files);
-  // A multilevel drain reads the copy back from the nodes' own drives as it sends it.
-  std::optional<Transfer> drain;
-  if (drain_from >= 0)
-    drain.emplace(*sc_, *platform_, drain_from, IoDirection::read, flows(size), *metrics_);
-  // Synchronous replication acknowledges a write once the copy is written too.
-  const int target = sys.replication ? sc_->storage_index(sys.replication->target) : -1;
-  std::optional<Transfer> sync_copy;
-  if (target >= 0 && sys.replication->mode == "sync" &&
-      lifecycle_->acquire(target, size, models::DataClass::replica, index_) >= 0) {
-    sync_copy.emplace(Transfer::replicate(*sc_, *platform_, storage, target, size, *metrics_));
-    sync_copy->wait();
-  }
-  write.wait();
-  if (drain)
-    drain->wait();
-  const double write_s = sg4::Engine::get_clock() - t0;
-  if (target >= 0 && sys.replication->mode == "async")
-    replicate_in_background(storage, target, size);
-  jm_->checkpoint_write_s.push_back(write_s);
-  // A restart can resume from here, unless a failure struck while the write was in flight.
-  if (generation == generation_) {
-    durable_steps_ = at_steps;
-    durable_time_ = captured_s;
-  }
-  lifecycle_->checkpoint_written(index_, item, storage, size);
-  live_checkpoints_.push_back({item, size, t0});
-  while (static_cast<int>(live_checkpoints_.size()) > sc_->policies.checkpoint_keep_last) {
-    const auto& oldest = live_checkpoints_.front();
-    lifecycle_->retire_checkpoint(index_, oldest.item, storage, oldest.bytes, oldest.written_s);
-    live_checkpoints_.pop_front();
-  }
-  return !lifecycle_->failed(index_);
+  return lifecycle_->write_checkpoint(index_, size, drain_local, [&](double write_s) {
+    jm_->checkpoint_write_s.push_back(write_s);
+    // A restart can resume from here, unless a failure struck while the write was in flight.
+    if (generation == generation_) {
+      durable_steps_ = at_steps;
+      durable_time_ = captured_s;
+    }
+  });
 }
 
 void TrainingJob::run_checkpoint() {
@@ -246,47 +199,24 @@ void TrainingJob::run_checkpoint() {
     sg4::this_actor::sleep_for(size / (job_->gpus * group_->gpu_host_bandwidth.value));
     ++metrics_->activities;
     writer_ = sg4::Actor::create(job_->name + "-checkpoint-writer", sg4::this_actor::get_host(),
-                                 [this, size, at_steps, t0] { write_checkpoint(size, -1, at_steps, t0); });
+                                 [this, size, at_steps, t0] { write_checkpoint(size, false, at_steps, t0); });
   } else if (job_->checkpoint.mode == "multilevel") {
     // The local copy is the buffer: the previous drain must have finished before it is overwritten.
     if (writer_)
       writer_->join();
     // The GPUs wait while every node writes its shard to its own drives; the drain to shared storage then runs
     // in the background.
-    const int local = sc_->storage_index(job_->checkpoint.local_storage);
-    const int item = lifecycle_->acquire(local, size, models::DataClass::active_checkpoint, index_);
-    if (item >= 0) {
-      Transfer write(*sc_, *platform_, local, IoDirection::write, flows(size), *metrics_);
-      write.wait();
-      // The node keeps only its newest checkpoint.
-      if (local_item_ >= 0)
-        lifecycle_->discard(local_item_);
-      local_item_ = item;
+    if (lifecycle_->write_local_checkpoint(index_, size))
       writer_ = sg4::Actor::create(job_->name + "-checkpoint-drain", sg4::this_actor::get_host(),
-                                   [this, size, local, at_steps, t0] { write_checkpoint(size, local, at_steps, t0); });
-    }
+                                   [this, size, at_steps, t0] { write_checkpoint(size, true, at_steps, t0); });
   } else {
-    write_checkpoint(size, -1, at_steps, t0);
+    write_checkpoint(size, false, at_steps, t0);
   }
   const double stall_s = sg4::Engine::get_clock() - t0;
   prefetch.wait();
   const double elapsed = sg4::Engine::get_clock() - t0;
   jm_->checkpoint_stall_s.push_back(stall_s);
   add_segment(t0, 0.0, (elapsed - stall_s) * job_->gpus, stall_s * job_->gpus);
-}
-
-void TrainingJob::replicate_in_background(int from, int to, double bytes) {
-  // Replicas are kept: the copy is the archive.
-  if (lifecycle_->acquire(to, bytes, models::DataClass::replica, index_) < 0)
-    return;
-  const models::Scenario* sc = sc_;
-  const Platform* platform = platform_;
-  Metrics* metrics = metrics_;
-  ++metrics_->activities;
-  sg4::Actor::create(job_->name + "-replicate", sg4::this_actor::get_host(), [sc, platform, metrics, from, to, bytes] {
-    Transfer copy = Transfer::replicate(*sc, *platform, from, to, bytes, *metrics);
-    copy.wait();
-  });
 }
 
 void TrainingJob::operator()() {
@@ -343,7 +273,7 @@ void TrainingJob::operator()() {
     DatasetRead fill = read_dataset(fill_buffer ? job_->prefetch_batches * job_->batch_bytes().value : 0.0);
     double restore_s = 0;
     if (job_->checkpoint.restore_at_start) {
-      restore_checkpoint();
+      lifecycle_->restore_checkpoint(index_);
       restore_s = sg4::Engine::get_clock() - t0;
       jm_->restore_s = restore_s;
     }

@@ -1,6 +1,8 @@
 // The actor that replays one data-parallel training job: training phases between checkpoints, each a fluid
-// read of the phase's batches beside the phase's compute, and synchronous checkpoint writes. Per-step detail is
-// derived inside a phase rather than simulated step by step (see "Performance design" in DESIGN.md).
+// read of the phase's batches beside the phase's compute, and checkpoints: when one is taken and what the GPUs
+// wait for (the whole write, a copy to host memory, or a write to the nodes' own drives), while the lifecycle
+// decides where its bytes go. Per-step detail is derived inside a phase rather than simulated step by step (see
+// "Performance design" in DESIGN.md).
 #pragma once
 
 #include "sim/engine/lifecycle.hpp"
@@ -10,7 +12,6 @@
 
 #include "models/scenario/scenario.hpp"
 
-#include <deque>
 #include <optional>
 #include <random>
 #include <vector>
@@ -48,17 +49,14 @@ private:
   // A checkpoint as the GPUs see it: the whole write (sync) or the copy to host memory (async), while the loader
   // refills its prefetch buffer.
   void run_checkpoint();
-  // Writes one checkpoint from the calling actor (space, metadata, data, synchronous replica), records it and
-  // applies keep-last-K. Returns false when the job must stop (its storage was full, see policies.on_full).
-  // `drain_from` >= 0: a multilevel drain, reading the checkpoint from that node-local system as it writes.
-  // `at_steps` and `captured_s`: the job's progress and the time its state was captured, which a restart
-  // resumes from once the write completes.
-  bool write_checkpoint(double size, int drain_from, int64_t at_steps, double captured_s);
+  // Writes one checkpoint through the lifecycle (which decides where it goes and whether it fits) and records its
+  // write time. Returns false when the job must stop (its storage was full, see policies.on_full).
+  // `drain_local`: a multilevel drain from the nodes' own copy. `at_steps` and `captured_s`: the job's progress
+  // and the time its state was captured, which a restart resumes from once the write completes.
+  bool write_checkpoint(double size, bool drain_local, int64_t at_steps, double captured_s);
   // A failure: the work since the last durable checkpoint is lost, the job restarts and reads that checkpoint
   // back. All of it is failure time.
   void recover();
-  // Every rank reads its shard of the checkpoint back (a resuming job, a restart).
-  void restore_checkpoint();
   // Draws the time of the next failure after `from` (infinite when the group's nodes do not fail).
   void draw_next_failure(double from);
   // Where the epoch containing dataset byte `read` ends, in bytes read.
@@ -67,19 +65,10 @@ private:
   int64_t steps_per_checkpoint() const;
   std::vector<Flow> flows(double bytes) const { return lifecycle_->job_flows(index_, bytes); }
   int dataset_storage() const;
-  int checkpoint_storage() const;
   // Records the end, waits for a checkpoint still draining and hands the job's data to the lifecycle.
   void finish();
   void add_segment(double start_s, double compute_gpu_s, double data_gpu_s, double ckpt_gpu_s,
                    double failure_gpu_s = 0.0);
-  // Copies a checkpoint to the replication target in an actor of its own; the job does not wait.
-  void replicate_in_background(int from, int to, double bytes);
-
-  struct LiveCheckpoint {
-    int item = -1; // in the storage ledger
-    double bytes = 0;
-    double written_s = 0;
-  };
 
   const models::Scenario* sc_;
   const models::TrainingJob* job_;
@@ -90,9 +79,7 @@ private:
   const Platform* platform_;
   Metrics* metrics_;
   JobMetrics* jm_;
-  std::deque<LiveCheckpoint> live_checkpoints_;
   simgrid::s4u::ActorPtr writer_; // the asynchronous checkpoint write or multilevel drain in progress, if any
-  int local_item_ = -1;           // the multilevel checkpoint on the nodes' own drives
   int cache_storage_ = -1;        // the local_nvme holding the dataset cache, if any
   double cache_bytes_ = 0;        // per node
   double cache_total_ = 0;        // all the job's nodes, at most what they read

@@ -1,0 +1,200 @@
+#include "sim/engine/lifecycle.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace aisim::sim {
+
+namespace sg4 = simgrid::s4u;
+using models::DataClass;
+
+bool Lifecycle::write_checkpoint(int job, double bytes, bool drain_local,
+                                 const std::function<void(double write_s)>& on_written) {
+  const double t0 = sg4::Engine::get_clock();
+  const auto& spec = sc_->jobs[job];
+  const int storage = sc_->storage_index(spec.checkpoint.storage);
+  const auto& sys = sc_->storage[storage];
+  // Space is taken when the write starts; the oldest is deleted once the new one is whole.
+  const int item = acquire(storage, bytes, DataClass::active_checkpoint, job);
+  if (item < 0)
+    return false;
+  // Each rank writes its shard as a file of its own; a parallel file system's metadata servers create them first.
+  const int files = spec.gpus;
+  if (auto* mds = platform_->metadata_host[storage]) {
+    sg4::this_actor::exec_init(files)->set_host(mds)->wait();
+    ++metrics_->activities;
+  }
+  const auto flows = job_flows(job, bytes);
+  Transfer write(*sc_, *platform_, storage, IoDirection::write, flows, *metrics_, files);
+  // A multilevel drain reads the copy back from the nodes' own drives as it sends it.
+  std::optional<Transfer> drain;
+  if (drain_local)
+    drain.emplace(*sc_, *platform_, sc_->storage_index(spec.checkpoint.local_storage), IoDirection::read, flows,
+                  *metrics_);
+  // Synchronous replication acknowledges a write once the copy is written too.
+  const int target = sys.replication ? sc_->storage_index(sys.replication->target) : -1;
+  std::optional<Transfer> sync_copy;
+  if (target >= 0 && sys.replication->mode == "sync" && acquire(target, bytes, DataClass::replica, job) >= 0) {
+    sync_copy.emplace(Transfer::replicate(*sc_, *platform_, storage, target, bytes, *metrics_));
+    sync_copy->wait();
+  }
+  write.wait();
+  if (drain)
+    drain->wait();
+  const double write_s = sg4::Engine::get_clock() - t0;
+  if (target >= 0 && sys.replication->mode == "async")
+    replicate_in_background(job, storage, target, bytes);
+  on_written(write_s);
+  checkpoint_written(job, {item, bytes, t0}, storage);
+  return !failed(job);
+}
+
+bool Lifecycle::write_local_checkpoint(int job, double bytes) {
+  const int local = sc_->storage_index(sc_->jobs[job].checkpoint.local_storage);
+  const int item = acquire(local, bytes, DataClass::active_checkpoint, job);
+  if (item < 0)
+    return false;
+  Transfer write(*sc_, *platform_, local, IoDirection::write, job_flows(job, bytes), *metrics_);
+  write.wait();
+  // The node keeps only its newest checkpoint.
+  if (local_ckpt_[job] >= 0)
+    discard(local_ckpt_[job]);
+  local_ckpt_[job] = item;
+  return true;
+}
+
+void Lifecycle::restore_checkpoint(int job) {
+  const auto& spec = sc_->jobs[job];
+  Transfer restore(*sc_, *platform_, sc_->storage_index(spec.checkpoint.storage), IoDirection::read,
+                   job_flows(job, spec.checkpoint.size.value), *metrics_);
+  restore.wait();
+}
+
+void Lifecycle::replicate_in_background(int job, int from, int to, double bytes) {
+  // Replicas are kept: the copy is the archive.
+  if (acquire(to, bytes, DataClass::replica, job) < 0)
+    return;
+  ++metrics_->activities;
+  sg4::Actor::create(sc_->jobs[job].name + "-replicate", sg4::this_actor::get_host(), [this, from, to, bytes] {
+    Transfer copy = Transfer::replicate(*sc_, *platform_, from, to, bytes, *metrics_);
+    copy.wait();
+  });
+}
+
+void Lifecycle::checkpoint_written(int job, const LiveCheckpoint& ckpt, int storage) {
+  const int item = ckpt.item;
+  // The newest checkpoint is what a restart needs: never evicted while it is the newest.
+  ledger_.pin(item);
+  if (newest_ckpt_[job] >= 0)
+    unpin(newest_ckpt_[job]);
+  newest_ckpt_[job] = item;
+  const auto& promotion = sc_->policies.promotion;
+  if (promotion && ++ckpt_count_[job] % promotion->evaluate_every == 0) {
+    // Drawn here, in checkpoint order, so the outcome does not depend on how evaluations overlap.
+    const bool passes = std::uniform_real_distribution<double>(0.0, 1.0)(rng_[job]) < promotion->pass_rate;
+    ledger_.pin(item);
+    ++metrics_->activities;
+    sg4::Actor::create(
+        sc_->jobs[job].name + "-evaluate", host_of(job),
+        [this, job, item, storage, bytes = ckpt.bytes, passes] { evaluate(job, item, storage, bytes, passes); });
+  }
+  auto& live = live_checkpoints_[job];
+  live.push_back(ckpt);
+  while (static_cast<int>(live.size()) > sc_->policies.checkpoint_keep_last) {
+    const LiveCheckpoint oldest = live.front();
+    live.pop_front();
+    retire_checkpoint(job, oldest.item, storage, oldest.bytes, oldest.written_s);
+  }
+}
+
+void Lifecycle::evaluate(int job, int item, int storage, double bytes, bool passes) {
+  const auto& promotion = *sc_->policies.promotion;
+  sg4::this_actor::sleep_for(promotion.evaluation_time.value);
+  auto& jm = metrics_->jobs[job];
+  ++jm.evaluated;
+  if (passes) {
+    const int validated = sc_->storage_index(sc_->policies.place(DataClass::validated_model));
+    if (acquire(validated, bytes, DataClass::validated_model, job) >= 0) {
+      move(storage, validated, bytes, DataClass::validated_model, job);
+      ++jm.validated;
+      const int copy = sc_->storage_index(sc_->policies.tiering.replicate_validated_to);
+      if (copy >= 0 && acquire(copy, bytes, DataClass::validated_model, job) >= 0)
+        move(validated, copy, bytes, DataClass::validated_model, job);
+      if (promotion.production_every > 0 && jm.validated % promotion.production_every == 0) {
+        const int prod = sc_->storage_index(sc_->policies.place(DataClass::production_model));
+        if (const int p = acquire(prod, bytes, DataClass::production_model, job); p >= 0) {
+          move(validated, prod, bytes, DataClass::production_model, job);
+          ++jm.released;
+          // Production keeps the current model and the one before it, for rollback.
+          auto& live = production_[job];
+          live.push_back(p);
+          if (live.size() > 2) {
+            discard(live.front());
+            live.pop_front();
+          }
+        }
+      }
+    }
+  }
+  unpin(item);
+}
+
+void Lifecycle::unpin(int item) {
+  if (ledger_.unpin(item))
+    return;
+  if (auto it = deferred_.find(item); it != deferred_.end()) {
+    const Retirement r = it->second;
+    deferred_.erase(it);
+    retire_now(r.job, item, r.storage, r.bytes, r.written_s);
+  }
+}
+
+void Lifecycle::retire_checkpoint(int job, int item, int storage, double bytes, double written_s) {
+  if (ledger_.released(item))
+    return; // evicted under policies.on_full already
+  if (ledger_.pinned(item)) {
+    deferred_[item] = {job, storage, bytes, written_s};
+    return;
+  }
+  retire_now(job, item, storage, bytes, written_s);
+}
+
+void Lifecycle::retire_now(int job, int item, int storage, double bytes, double written_s) {
+  const int archive = sc_->storage_index(sc_->policies.tiering.archive_checkpoints_to);
+  if (archive < 0 || archive == storage) {
+    const double now = sg4::Engine::get_clock();
+    ledger_.release(item, now, release_time(storage, written_s));
+    return;
+  }
+  // Archiving runs beside the job; the hot copy is deleted once the archive holds the checkpoint.
+  ledger_.pin(item);
+  ++metrics_->activities;
+  sg4::Actor::create(sc_->jobs[job].name + "-archive", host_of(job),
+                     [this, job, item, storage, bytes, written_s, archive] {
+                       if (acquire(archive, bytes, DataClass::archived_checkpoint, job) >= 0)
+                         move(storage, archive, bytes, DataClass::archived_checkpoint, job);
+                       ledger_.unpin(item);
+                       const double now = sg4::Engine::get_clock();
+                       ledger_.release(item, now, release_time(storage, written_s));
+                     });
+}
+
+double Lifecycle::release_time(int storage, double written_s) const {
+  const auto& sys = sc_->storage[storage];
+  const double deleted_s = sg4::Engine::get_clock();
+  double t = deleted_s;
+  // Snapshots are taken at every multiple of the interval. The last one taken while the checkpoint existed keeps
+  // its blocks until that snapshot expires.
+  if (sys.snapshots) {
+    const double interval = sys.snapshots->interval.value;
+    const double last_snapshot = std::floor(deleted_s / interval) * interval;
+    if (last_snapshot >= written_s && last_snapshot < deleted_s)
+      t = std::max(t, last_snapshot + sys.snapshots->retention.value);
+  }
+  // A retention lock refuses the deletion until the lock expires.
+  if (sys.retention_lock)
+    t = std::max(t, written_s + sys.retention_lock->value);
+  return t;
+}
+
+} // namespace aisim::sim
