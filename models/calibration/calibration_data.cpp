@@ -18,58 +18,50 @@ struct FieldReader {
     }
     return &obj[key];
   }
-  std::string text(const Json& obj, const std::string& key, const std::string& ptr) {
+  // The field when it is there and `ok` says it is well formed; otherwise nullptr, with an error when it is there
+  // but wrong ("wrong <what> (expected <expected>, got ...)").
+  template <class Ok>
+  const Json* checked(const Json& obj, const std::string& key, const std::string& ptr, Ok ok, const char* what,
+                      const std::string& expected) {
     const Json* v = field(obj, key, ptr);
-    if (!v)
-      return {};
-    if (!v->is_string()) {
-      errors.push_back(ptr + "/" + key + ": wrong type (expected a string, got " + json_excerpt(*v) + ")");
-      return {};
+    if (v && !ok(*v)) {
+      errors.push_back(ptr + "/" + key + ": wrong " + what + " (expected " + expected + ", got " + json_excerpt(*v) +
+                       ")");
+      return nullptr;
     }
-    return v->get<std::string>();
+    return v;
+  }
+  std::string text(const Json& obj, const std::string& key, const std::string& ptr) {
+    const Json* v = checked(
+        obj, key, ptr, [](const Json& j) { return j.is_string(); }, "type", "a string");
+    return v ? v->get<std::string>() : std::string();
   }
   double number(const Json& obj, const std::string& key, const std::string& ptr, bool positive = false) {
-    const Json* v = field(obj, key, ptr);
-    if (!v)
-      return 0;
-    if (!v->is_number() || (positive && !(v->get<double>() > 0)) || v->get<double>() < 0) {
-      errors.push_back(ptr + "/" + key + ": wrong value (expected a " + (positive ? "positive" : "non-negative") +
-                       " number, got " + json_excerpt(*v) + ")");
-      return 0;
-    }
-    return v->get<double>();
+    const Json* v = checked(
+        obj, key, ptr,
+        [positive](const Json& j) {
+          return j.is_number() && !(positive && !(j.get<double>() > 0)) && !(j.get<double>() < 0);
+        },
+        "value", std::string("a ") + (positive ? "positive" : "non-negative") + " number");
+    return v ? v->get<double>() : 0.0;
   }
   uint64_t count(const Json& obj, const std::string& key, const std::string& ptr, bool positive = false) {
-    const Json* v = field(obj, key, ptr);
-    if (!v)
-      return 0;
-    if (!v->is_number_unsigned() || (positive && v->get<uint64_t>() == 0)) {
-      errors.push_back(ptr + "/" + key + ": wrong value (expected a " + (positive ? "positive" : "non-negative") +
-                       " integer, got " + json_excerpt(*v) + ")");
-      return 0;
-    }
-    return v->get<uint64_t>();
+    const Json* v = checked(
+        obj, key, ptr,
+        [positive](const Json& j) { return j.is_number_unsigned() && !(positive && j.get<uint64_t>() == 0); }, "value",
+        std::string("a ") + (positive ? "positive" : "non-negative") + " integer");
+    return v ? v->get<uint64_t>() : 0;
   }
   bool flag(const Json& obj, const std::string& key, const std::string& ptr) {
-    const Json* v = field(obj, key, ptr);
-    if (!v)
-      return false;
-    if (!v->is_boolean()) {
-      errors.push_back(ptr + "/" + key + ": wrong type (expected true or false, got " + json_excerpt(*v) + ")");
-      return false;
-    }
-    return v->get<bool>();
+    const Json* v = checked(
+        obj, key, ptr, [](const Json& j) { return j.is_boolean(); }, "type", "true or false");
+    return v && v->get<bool>();
   }
   const Json& object(const Json& obj, const std::string& key, const std::string& ptr) {
     static const Json empty = Json::object();
-    const Json* v = field(obj, key, ptr);
-    if (!v)
-      return empty;
-    if (!v->is_object()) {
-      errors.push_back(ptr + "/" + key + ": wrong type (expected an object, got " + json_excerpt(*v) + ")");
-      return empty;
-    }
-    return *v;
+    const Json* v = checked(
+        obj, key, ptr, [](const Json& j) { return j.is_object(); }, "type", "an object");
+    return v ? *v : empty;
   }
 };
 

@@ -7,7 +7,7 @@
 // - object: a cold tier behind gateways: per-connection and total bandwidth, request latency, durability, prices.
 // - local_nvme: drives inside the GPU nodes of one node group, no network.
 // The engine sees every kind the same way: "servers" (enclosures, controllers, file servers, gateways) with a
-// front-end link, an optional internal limit and disks (see sim/platform.cpp).
+// front-end link, an optional internal limit and disks (see sim/platform/).
 #pragma once
 
 #include "models/common/diagnostics.hpp"

@@ -1,4 +1,4 @@
-// Reading a scenario file: JSON syntax, --set overrides, the schema (models/README.md points to the key
+// Reading a scenario file: JSON syntax, --set overrides, the schema (models/scenario/README.md points to the key
 // reference in scenarios/README.md), defaults and cross-references. Every problem is collected.
 #pragma once
 

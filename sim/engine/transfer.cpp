@@ -38,7 +38,7 @@ Transfer::Transfer(const models::Scenario& sc, const Platform& platform, int sto
   const double net_amp = write && sys.host_side_protection ? disk_amp : 1.0;
   // Each server host takes the share of the physical servers it stands for. Few files on a parallel file system
   // reach only the servers their stripes land on (placed round-robin from the first; PFS servers are never merged,
-  // see build_platform).
+  // see sim/platform/layout.hpp).
   std::vector<std::pair<int, double>> servers; // host index, its share
   long long budget = sys.servers;
   if (sys.kind == "pfs" && files > 0)

@@ -11,13 +11,14 @@ void PlatformBuilder::add_node_sets() {
   p_.node_sets_of_job.resize(sc_.jobs.size());
   for (const auto& c : set_layout_) {
     const auto& group = sc_.node_groups[c.group];
-    NodeSet ns;
-    ns.name = c.name;
-    ns.group = c.group;
-    ns.job = c.job;
-    ns.nodes = c.nodes();
-    ns.gpus = ns.nodes * group.gpus_per_node;
-    ns.host = zone_->create_host(ns.name, 1e9);
+    NodeSet ns{.name = c.name,
+               .group = c.group,
+               .job = c.job,
+               .nodes = c.nodes(),
+               .gpus = c.nodes() * group.gpus_per_node,
+               .host = zone_->create_host(c.name, 1e9),
+               .fabric_peer = nullptr,
+               .local_disks = {}};
     for (size_t s = 0; s < sc_.storage.size(); ++s) {
       const auto& sys = sc_.storage[s];
       if (sys.kind == "local_nvme" && sys.node_group == group.name)

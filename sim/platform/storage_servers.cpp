@@ -12,10 +12,7 @@ void PlatformBuilder::add_storage_servers() {
   p_.servers_of_storage.resize(sc_.storage.size());
   for (const auto& l : server_layout_) {
     const auto& sys = sc_.storage[l.storage];
-    StorageServer srv;
-    srv.storage = l.storage;
-    srv.weight = l.count;
-    srv.host = zone_->create_host(l.name, 1e9);
+    StorageServer srv{.storage = l.storage, .weight = l.count, .host = zone_->create_host(l.name, 1e9), .disks = {}};
     if (sys.drive)
       srv.disks = create_drive_disks(srv.host, l.name, sc_, l.storage, sys.drives_per_server * l.count, full_);
     srv.host->seal();
