@@ -1,23 +1,15 @@
 #include "models/scenario/policy_parser.hpp"
 
+#include <array>
+
 namespace aisim::models {
 
 const char* data_class_name(DataClass c) {
-  switch (c) {
-  case DataClass::training_dataset:
-    return "training_dataset";
-  case DataClass::active_checkpoint:
-    return "active_checkpoint";
-  case DataClass::archived_checkpoint:
-    return "archived_checkpoint";
-  case DataClass::validated_model:
-    return "validated_model";
-  case DataClass::production_model:
-    return "production_model";
-  case DataClass::replica:
-    return "replica";
-  }
-  return "?";
+  // In the enum's order: results and scenario keys spell the classes exactly as the enum names them.
+  static constexpr std::array<const char*, kDataClasses> names{
+      "training_dataset", "active_checkpoint", "archived_checkpoint", "validated_model", "production_model", "replica"};
+  const auto i = static_cast<size_t>(c);
+  return i < names.size() ? names[i] : "?";
 }
 
 namespace {

@@ -12,7 +12,7 @@ new_bin=$root/build/bin/aisim
 check=$root/build/bin/aisim_results_check
 [[ -x $new_bin && -x $check ]] || { echo "same-results: build this tree first (make build)" >&2; exit 2; }
 
-rm -rf "$work" && mkdir -p "$work"
+rm -rf "$work" && mkdir -p "$work/old" "$work/new"
 git -C "$root" worktree add --detach "$work/base-src" "$rev" >/dev/null
 trap 'git -C "$root" worktree remove --force "$work/base-src" >/dev/null 2>&1 || true' EXIT
 echo "same-results: building $rev in $work/base-build"
@@ -25,8 +25,11 @@ for scenario in "$root"/scenarios/*.json "$root"/scenarios/bench/*.json; do
   stem=$(basename "$scenario" .json)
   for side in old new; do
     bin=$old_bin; [[ $side == new ]] && bin=$new_bin
-    "$bin" run "$scenario" --out "$work/$side/$stem" --progress none >/dev/null 2>"$work/$side/$stem.stderr" || {
-      echo "FAIL $stem: the $side build exited $?"; failures=$((failures + 1)); continue 2; }
+    if ! "$bin" run "$scenario" --out "$work/$side/$stem" --progress none >/dev/null 2>"$work/$side/$stem.stderr"; then
+      echo "FAIL $stem: the $side build's run failed ($work/$side/$stem.stderr)"
+      failures=$((failures + 1))
+      continue 2
+    fi
   done
   if "$check" same-model "$work/old/$stem/results.json" "$work/new/$stem/results.json" >/dev/null &&
      cmp -s "$work/old/$stem/timeseries.csv" "$work/new/$stem/timeseries.csv" &&
