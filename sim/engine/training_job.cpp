@@ -2,6 +2,7 @@
 
 #include "models/analytics/checkpoint_interval.hpp"
 #include "models/analytics/stats.hpp"
+#include "sim/engine/weighted_comm.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -154,8 +155,9 @@ void TrainingJob::run_phase(int64_t steps, int64_t buffered) {
     for (int n : platform_->node_sets_of_job[index_]) {
       const auto& ns = platform_->node_sets[n];
       const auto bytes = static_cast<uint64_t>(job_->allreduce_bytes_per_step.value * ns.gpus * steps);
-      collectives.push_back(sg4::Comm::sendto_async(ns.host, ns.fabric_peer, bytes));
-      collectives.push_back(sg4::Comm::sendto_async(ns.fabric_peer, ns.host, bytes));
+      // One flow each way per node at fidelity "full": the set's flow takes their shares of its NICs.
+      collectives.push_back(send_weighted(ns.host, ns.fabric_peer, bytes, ns.nodes));
+      collectives.push_back(send_weighted(ns.fabric_peer, ns.host, bytes, ns.nodes));
     }
     metrics_->activities += collectives.size();
   }

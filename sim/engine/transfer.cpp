@@ -1,5 +1,7 @@
 #include "sim/engine/transfer.hpp"
 
+#include "sim/engine/weighted_comm.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -59,7 +61,8 @@ Transfer::Transfer(const models::Scenario& sc, const Platform& platform, int sto
       const auto& ns = platform.node_sets[f.node_set];
       auto* from = write ? ns.host : srv.host;
       auto* to = write ? srv.host : ns.host;
-      comms_.push_back(sg4::Comm::sendto_async(from, to, size));
+      // One flow here for each (node, server) pair of fidelity "full": their shares wherever other jobs contend.
+      comms_.push_back(send_weighted(from, to, size, static_cast<double>(ns.nodes) * srv.weight));
     }
     write_to_disks(srv.disks, bytes_ * disk_amp * share, direction);
   }
@@ -81,7 +84,8 @@ Transfer Transfer::replicate(const models::Scenario& sc, const Platform& platfor
       const double share = platform.servers[a].weight / src_total * platform.servers[b].weight / dst_total;
       const auto size = static_cast<uint64_t>(std::llround(bytes * share));
       if (size > 0)
-        t.comms_.push_back(sg4::Comm::sendto_async(platform.servers[a].host, platform.servers[b].host, size));
+        t.comms_.push_back(send_weighted(platform.servers[a].host, platform.servers[b].host, size,
+                                         static_cast<double>(platform.servers[a].weight) * platform.servers[b].weight));
     }
   for (int a : src)
     if (read_source)

@@ -23,6 +23,23 @@ std::vector<int> take_nodes(const models::Scenario& sc, const models::TrainingJo
   return nodes;
 }
 
+// Where a job's node list must break between spans: an inference fleet's cold start loads only the nodes of the
+// replicas it adds (those after the ones already serving), so every replica count its scale events reach starts
+// or ends a span, and no set lends a cold start the links of nodes it does not load. A count that ends mid-node
+// cuts both sides of that node.
+std::set<int> span_cuts(const models::Scenario& sc, const models::TrainingJob& job, int g) {
+  std::set<int> cuts;
+  if (job.kind != "inference")
+    return cuts;
+  const int per_node = sc.node_groups[g].gpus_per_node;
+  for (const auto& step : job.inference.scale) {
+    const int gpus = step.replicas * job.inference.gpus_per_replica;
+    cuts.insert(gpus / per_node);
+    cuts.insert((gpus + per_node - 1) / per_node);
+  }
+  return cuts;
+}
+
 } // namespace
 
 std::vector<NodeSpan> place_jobs(const models::Scenario& sc, const models::ClusterNetwork& net, bool merge_runs) {
@@ -39,11 +56,12 @@ std::vector<NodeSpan> place_jobs(const models::Scenario& sc, const models::Clust
   for (int j : order) {
     const int g = static_cast<int>(sc.find_node_group(sc.jobs[j].node_group) - sc.node_groups.data());
     const std::vector<int> nodes = take_nodes(sc, sc.jobs[j], g, free_from[g]);
+    const std::set<int> cuts = span_cuts(sc, sc.jobs[j], g);
     for (size_t a = 0; a < nodes.size();) {
       const int leaf = net.fabric.leaf_of(net.node_endpoint(g, nodes[a]));
       size_t b = a + 1;
       while (merge_runs && b < nodes.size() && nodes[b] == nodes[b - 1] + 1 &&
-             net.fabric.leaf_of(net.node_endpoint(g, nodes[b])) == leaf)
+             net.fabric.leaf_of(net.node_endpoint(g, nodes[b])) == leaf && !cuts.count(static_cast<int>(b)))
         ++b;
       spans.push_back({j, g, leaf, nodes[a], static_cast<int>(b - a)});
       a = b;
@@ -60,8 +78,13 @@ std::vector<NodeSetLayout> layout_node_sets(const models::Scenario& sc, const st
   std::vector<NodeSetLayout> sets;
   for (const auto& sp : spans) {
     const bool exclusive = leaves_merge && jobs_on_leaf[sp.leaf].size() == 1;
+    // A class holds each leaf once: its uplink link stands for one uplink per leaf, and the spans a job's node list
+    // breaks into on one leaf (a schedule's gaps) need not carry the same load. An inference fleet's spans never
+    // merge: a cold start loads some of them and not others.
+    const bool mergeable = exclusive && sc.jobs[sp.job].kind != "inference";
     auto it = std::find_if(sets.begin(), sets.end(), [&](const NodeSetLayout& c) {
-      return exclusive && c.job == sp.job && c.nodes_per_leaf == sp.count && jobs_on_leaf[c.leaves.front()].size() == 1;
+      return mergeable && c.job == sp.job && c.nodes_per_leaf == sp.count && jobs_on_leaf[c.leaves.front()].size() == 1 &&
+             std::find(c.leaves.begin(), c.leaves.end(), sp.leaf) == c.leaves.end();
     });
     if (it == sets.end())
       it = sets.insert(sets.end(), NodeSetLayout{"", sp.job, sp.group, sp.count, {}, {}});

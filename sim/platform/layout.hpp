@@ -24,12 +24,13 @@ struct NodeSpan {
 
 // Jobs take nodes in order of start time; a node frees when its job ends, so a schedule reuses it. Lowest free
 // nodes first keeps a job's nodes together under few leaves. `merge_runs` (fidelity "aggregate") joins a job's
-// consecutive nodes on one leaf into one span.
+// consecutive nodes on one leaf into one span, except across the replica counts an inference fleet scales to: a
+// cold start loads whole spans.
 std::vector<NodeSpan> place_jobs(const models::Scenario& sc, const models::ClusterNetwork& net, bool merge_runs);
 
-// One node set of the platform: a span, or, where the fabric lets leaves merge, a class of leaves that each hold
-// `nodes_per_leaf` nodes of one job and nothing of any other (they all carry the same load; spine-leaf and rail
-// fabrics only: a fat tree's pods would have to merge too).
+// One node set of the platform: a span, or, where the fabric lets leaves merge, a class of distinct leaves that
+// each hold `nodes_per_leaf` nodes of one training-like job and nothing of any other (they all carry the same
+// load; spine-leaf and rail fabrics only: a fat tree's pods would have to merge too).
 struct NodeSetLayout {
   std::string name;
   int job = -1;

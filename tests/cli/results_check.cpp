@@ -166,8 +166,11 @@ int agree(const Json& a, const Json& b, double tol) {
   for (size_t i = 0; i < a["jobs"].size(); ++i) {
     const std::string j = "/jobs/" + std::to_string(i);
     ptrs.insert(ptrs.end(),
-                {j + "/utilization", j + "/steps", j + "/checkpoints/count", j + "/checkpoints/write_s/mean",
+                {j + "/utilization", j + "/stall/data", j + "/stall/checkpoint", j + "/stall/failure", j + "/steps",
+                 j + "/checkpoints/count", j + "/checkpoints/write_s/mean", j + "/checkpoints/write_s/p99",
                  j + "/checkpoints/write_s/max", j + "/staging_wait_s", j + "/lifecycle/validated"});
+    if (a["jobs"][i].contains("inference"))
+      ptrs.insert(ptrs.end(), {j + "/inference/load_s/mean", j + "/inference/load_s/max"});
   }
   for (size_t i = 0; i < a["storage"].size(); ++i) {
     const std::string s = "/storage/" + std::to_string(i);

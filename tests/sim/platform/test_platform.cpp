@@ -4,13 +4,13 @@
 // runs its own engine; bandwidths are in bytes per second, as the builder converts them.
 #include "sim/platform/platform.hpp"
 
+#include "tests/sim/test_engine.hpp"
+
 #include "models/cluster/cluster_network.hpp"
 #include "models/scenario/scenario_parser.hpp"
 
 #include <catch2/catch.hpp>
 #include <simgrid/s4u.hpp>
-#include <xbt/config.hpp>
-#include <xbt/log.h>
 
 #include <algorithm>
 #include <string>
@@ -18,26 +18,9 @@
 
 using namespace aisim::models;
 namespace sg4 = simgrid::s4u;
+using aisim::test::TestEngine;
 
 namespace {
-
-// One SimGrid engine per test case, configured as the simulator configures it.
-struct TestEngine {
-  int argc = 1;
-  char name[5] = "test";
-  char* argv[2] = {name, nullptr};
-  sg4::Engine engine{&argc, argv};
-  TestEngine() {
-    xbt_log_control_set("root.thresh:warning");
-    // SimGrid keeps its configuration for the whole process and aborts on a change of network model once an
-    // earlier engine has initialised its models ("Cannot change the model after the initialization"). So only
-    // the process's first engine is configured; later ones inherit the settings, which the checks confirm.
-    if (simgrid::config::is_default("network/model"))
-      aisim::sim::configure_engine(engine);
-    REQUIRE(simgrid::config::get_value<std::string>("network/model") == "CM02");
-    REQUIRE(simgrid::config::get_value<double>("network/TCP-gamma") == 1e18);
-  }
-};
 
 Scenario parse(const char* text) {
   auto r = parse_scenario(Json::parse(text), "s.json", ".");
