@@ -356,9 +356,11 @@ std::optional<StorageSystem> parse_storage_system(ObjectReader& s, const std::st
     ok = parse_object(s, sys);
   else
     ok = parse_local_nvme(s, sys, bay, group_names);
+  auto failures = parse_storage_failures(s, sys);
   s.finish();
-  if (!ok)
+  if (!ok || !failures)
     return std::nullopt;
+  sys.failures = *failures;
   return sys;
 }
 

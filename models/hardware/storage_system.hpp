@@ -14,6 +14,7 @@
 #include "models/common/json_reader.hpp"
 #include "models/common/units.hpp"
 #include "models/hardware/drive_model.hpp"
+#include "models/hardware/failure_spec.hpp"
 
 #include <optional>
 #include <string>
@@ -60,6 +61,7 @@ struct StorageSystem {
   std::string pcie_generation = "gen4";
   Protection protection;
   bool host_side_protection = false; // jbof: clients send the extra copies or parity over the network
+  StorageFailureSpecs failures;      // what fails, how often, for how long (none by default)
 
   // jbof
   int bays_per_enclosure = 0;

@@ -68,6 +68,15 @@ struct UsageEvent {
   models::DataClass cls = models::DataClass::training_dataset;
 };
 
+// A storage component out of service: from its failure until it was repaired or replaced (infinity when it was
+// still out at the end of the simulated period).
+struct ComponentFailure {
+  double time_s = 0;
+  double back_s = 0;
+  std::string component; // "drive", "enclosure", "controller" or "server"
+  int index = 0;         // which one of the system's components of that kind
+};
+
 struct StorageMetrics {
   double read_bytes = 0;
   double write_bytes = 0;
@@ -75,6 +84,7 @@ struct StorageMetrics {
   std::vector<TransferRecord> transfers;
   // Occupancy changes at their times; a deletion may be dated in the future (snapshots, retention lock).
   std::vector<UsageEvent> usage_events;
+  std::vector<ComponentFailure> failures;
 
   void add_used(double time_s, double bytes, models::DataClass cls) { usage_events.push_back({time_s, bytes, cls}); }
   // The occupancy changes in the order they take effect.

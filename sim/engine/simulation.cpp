@@ -2,6 +2,7 @@
 
 #include "sim/engine/inference_fleet.hpp"
 #include "sim/engine/lifecycle.hpp"
+#include "sim/engine/storage_failures.hpp"
 #include "sim/engine/training_job.hpp"
 #include "sim/platform/platform.hpp"
 
@@ -33,6 +34,9 @@ RunOutput run_simulation(const models::Scenario& sc, const ProgressCallback& on_
   m.storage.resize(sc.storage.size());
   Lifecycle lifecycle(sc, platform, m);
   lifecycle.start();
+  StorageFailures failures(sc, platform, m);
+  if (failures.any())
+    sg4::Actor::create("storage-failures", platform.servers.front().host, [&failures] { failures(); });
   for (size_t j = 0; j < sc.jobs.size(); ++j) {
     auto* host = platform.node_sets[platform.node_sets_of_job[j].front()].host;
     if (sc.jobs[j].kind == "inference") {

@@ -9,6 +9,28 @@ namespace aisim::sim {
 
 namespace sg4 = simgrid::s4u;
 
+namespace {
+
+// How many stripes each server of a system takes: the physical servers it stands for that are serving. Failed
+// enclosures, controllers or file servers (storage_failures.hpp) take no new stripes, the others carry them;
+// with none serving, a transfer is striped as usual and waits for repairs.
+struct Stripes {
+  const Platform& platform;
+  int total = 0;
+  bool all_out = false;
+  Stripes(const Platform& p, int storage) : platform(p) {
+    for (int e : p.servers_of_storage[storage])
+      total += p.servers[e].serving;
+    all_out = total == 0;
+    if (all_out)
+      for (int e : p.servers_of_storage[storage])
+        total += p.servers[e].weight;
+  }
+  int of(int server) const { return all_out ? platform.servers[server].weight : platform.servers[server].serving; }
+};
+
+} // namespace
+
 Transfer::Transfer(int storage, IoDirection direction, Metrics& metrics)
     : storage_(storage), direction_(direction), start_s_(sg4::Engine::get_clock()), metrics_(&metrics) {}
 
@@ -42,15 +64,18 @@ Transfer::Transfer(const models::Scenario& sc, const Platform& platform, int sto
   // reach only the servers their stripes land on (placed round-robin from the first; PFS servers are never merged,
   // see sim/platform/layout.hpp).
   std::vector<std::pair<int, double>> servers; // host index, its share
-  long long budget = sys.servers;
+  const Stripes stripes(platform, storage);
+  long long budget = stripes.total;
   if (sys.kind == "pfs" && files > 0)
     budget = std::min<long long>(budget, static_cast<long long>(files) * sys.stripe_count);
   const double used = static_cast<double>(budget);
   for (int e : platform.servers_of_storage[storage]) {
     if (budget <= 0)
       break;
-    servers.emplace_back(e, platform.servers[e].weight / used);
-    budget -= platform.servers[e].weight;
+    if (stripes.of(e) == 0)
+      continue;
+    servers.emplace_back(e, stripes.of(e) / used);
+    budget -= stripes.of(e);
   }
   for (const auto& [e, share] : servers) {
     const auto& srv = platform.servers[e];
@@ -62,7 +87,7 @@ Transfer::Transfer(const models::Scenario& sc, const Platform& platform, int sto
       auto* from = write ? ns.host : srv.host;
       auto* to = write ? srv.host : ns.host;
       // One flow here for each (node, server) pair of fidelity "full": their shares wherever other jobs contend.
-      comms_.push_back(send_weighted(from, to, size, static_cast<double>(ns.nodes) * srv.weight));
+      comms_.push_back(send_weighted(from, to, size, static_cast<double>(ns.nodes) * stripes.of(e)));
     }
     write_to_disks(srv.disks, bytes_ * disk_amp * share, direction);
   }
@@ -77,23 +102,24 @@ Transfer Transfer::replicate(const models::Scenario& sc, const Platform& platfor
   t.replica_ = true;
   const auto& src = platform.servers_of_storage[from];
   const auto& dst = platform.servers_of_storage[to];
-  const double src_total = sc.storage[from].servers, dst_total = sc.storage[to].servers;
+  const Stripes src_stripes(platform, from), dst_stripes(platform, to);
+  const double src_total = src_stripes.total, dst_total = dst_stripes.total;
   // A copy within one system (a validated model cloned for production on the same array) stays in its servers.
   for (int a : from == to ? std::vector<int>{} : src)
     for (int b : dst) {
-      const double share = platform.servers[a].weight / src_total * platform.servers[b].weight / dst_total;
+      const double share = src_stripes.of(a) / src_total * dst_stripes.of(b) / dst_total;
       const auto size = static_cast<uint64_t>(std::llround(bytes * share));
       if (size > 0)
         t.comms_.push_back(send_weighted(platform.servers[a].host, platform.servers[b].host, size,
-                                         static_cast<double>(platform.servers[a].weight) * platform.servers[b].weight));
+                                         static_cast<double>(src_stripes.of(a)) * dst_stripes.of(b)));
     }
   for (int a : src)
-    if (read_source)
-      t.write_to_disks(platform.servers[a].disks, bytes * platform.servers[a].weight / src_total, IoDirection::read);
+    if (read_source && src_stripes.of(a) > 0)
+      t.write_to_disks(platform.servers[a].disks, bytes * src_stripes.of(a) / src_total, IoDirection::read);
   const double amp = sc.storage[to].protection.write_amplification();
   for (int b : dst)
-    t.write_to_disks(platform.servers[b].disks, bytes * amp * platform.servers[b].weight / dst_total,
-                     IoDirection::write);
+    if (dst_stripes.of(b) > 0)
+      t.write_to_disks(platform.servers[b].disks, bytes * amp * dst_stripes.of(b) / dst_total, IoDirection::write);
   metrics.activities += t.comms_.size() + t.ios_.size();
   t.start_disks();
   return t;

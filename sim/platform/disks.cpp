@@ -24,12 +24,15 @@ std::vector<sg4::Disk*> create_drive_disks(sg4::Host* host, const std::string& n
     for (auto [op, sg_op] : {std::pair{models::IoOp::read, sg4::Disk::Operation::READ},
                              std::pair{models::IoOp::write, sg4::Disk::Operation::WRITE}}) {
       const models::DriveLoad load = models::drive_load(sc, storage, op);
+      const double nominal = (op == models::IoOp::read ? disk->get_read_bandwidth() : disk->get_write_bandwidth());
+      // A drive failure lowers the disk's bandwidth to what its surviving drives deliver (storage_failures.cpp);
+      // the queue-depth curve shrinks with it, as those drives take the same queues.
       disk->set_sharing_policy(
-          sg_op, sg4::Disk::SharingPolicy::NONLINEAR, [drive, load, op, per_disk](double capacity, int n) {
+          sg_op, sg4::Disk::SharingPolicy::NONLINEAR, [drive, load, op, per_disk, nominal](double capacity, int n) {
             if (n <= 0)
               return capacity;
             const double per_drive = drive.throughput(op, load.pattern, load.io_size, n * load.queue_depth).value;
-            return std::min(capacity, per_drive * per_disk);
+            return std::min(capacity, per_drive * per_disk * (capacity / nominal));
           });
     }
     out.push_back(disk->seal());

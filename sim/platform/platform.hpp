@@ -39,6 +39,14 @@ struct StorageServer {
   int weight = 1; // physical servers it stands for: its share of every transfer to its system
   simgrid::s4u::Host* host = nullptr;
   std::vector<simgrid::s4u::Disk*> disks;
+  // What storage failures degrade (sim/engine/storage_failures.cpp), with the bandwidths they had when built.
+  simgrid::s4u::SplitDuplexLink* front_end = nullptr;
+  simgrid::s4u::SplitDuplexLink* internal = nullptr; // none without an internal limit
+  double front_end_Bps = 0, internal_read_Bps = 0, internal_write_Bps = 0;
+  std::vector<std::pair<double, double>> disk_Bps; // read, write; by disk
+  // Of its `weight` physical servers, those serving now. Failures change it while the platform is otherwise
+  // fixed; new transfers stripe over serving servers only (a failed enclosure takes no new stripes).
+  mutable int serving = 1;
 };
 
 struct Platform {

@@ -12,11 +12,19 @@ void PlatformBuilder::add_storage_servers() {
   p_.servers_of_storage.resize(sc_.storage.size());
   for (const auto& l : server_layout_) {
     const auto& sys = sc_.storage[l.storage];
-    StorageServer srv{.storage = l.storage, .weight = l.count, .host = zone_->create_host(l.name, 1e9), .disks = {}};
+    StorageServer srv;
+    srv.storage = l.storage;
+    srv.weight = l.count;
+    srv.host = zone_->create_host(l.name, 1e9);
     if (sys.drive)
       srv.disks = create_drive_disks(srv.host, l.name, sc_, l.storage, sys.drives_per_server * l.count, full_);
     srv.host->seal();
-    front_ends_.push_back(create_link(l.name + "-front-end", sys.front_end.value * l.count)->seal());
+    srv.serving = l.count;
+    for (auto* d : srv.disks)
+      srv.disk_Bps.emplace_back(d->get_read_bandwidth(), d->get_write_bandwidth());
+    srv.front_end = create_link(l.name + "-front-end", sys.front_end.value * l.count);
+    srv.front_end_Bps = sys.front_end.value * l.count;
+    front_ends_.push_back(srv.front_end->seal());
     // Outward (UP) carries reads, inward (DOWN) writes; array controllers' IOPS ceilings differ by direction.
     const auto read_limit = models::server_internal_limit(sc_, l.storage, models::IoOp::read);
     const auto write_limit = models::server_internal_limit(sc_, l.storage, models::IoOp::write);
@@ -28,6 +36,9 @@ void PlatformBuilder::add_storage_servers() {
       internal->seal();
     }
     internals_.push_back(internal);
+    srv.internal = internal;
+    srv.internal_read_Bps = read_limit.value_or(write_limit.value_or(models::BytesPerSecond(0))).value * l.count;
+    srv.internal_write_Bps = write_limit.value_or(read_limit.value_or(models::BytesPerSecond(0))).value * l.count;
     p_.servers_of_storage[l.storage].push_back(static_cast<int>(p_.servers.size()));
     p_.servers.push_back(srv);
   }

@@ -160,6 +160,59 @@ Json capacity_events_json(const models::Scenario& sc, const Metrics& m) {
   return out;
 }
 
+// Per kind of storage component on one system: how many failed and how long they were out of service in all
+// (up to the end of the simulated period).
+Json storage_failures_json(const models::StorageSystem& sys, const StorageMetrics& sm, double T) {
+  Json out = Json::object();
+  if (sys.failures.drives)
+    out["drive"] = {{"count", 0}, {"out_of_service_s", 0.0}};
+  if (sys.failures.servers)
+    out[models::server_component(sys.kind)] = {{"count", 0}, {"out_of_service_s", 0.0}};
+  for (const auto& f : sm.failures) {
+    auto& x = out[f.component];
+    x["count"] = x["count"].get<int>() + 1;
+    x["out_of_service_s"] = x["out_of_service_s"].get<double>() + std::min(f.back_s, T) - f.time_s;
+  }
+  return out;
+}
+
+// Every failure in the cluster: counts by component kind (GPU nodes included), and each storage component's
+// outage in time order.
+Json failures_json(const models::Scenario& sc, const Metrics& m) {
+  Json by = Json::object();
+  int nodes = 0;
+  for (const auto& jm : m.jobs)
+    nodes += jm.failures;
+  bool node_failures = false;
+  for (const auto& g : sc.node_groups)
+    node_failures = node_failures || g.node_mtbf.value > 0;
+  if (node_failures)
+    by["node"] = nodes;
+  std::vector<std::pair<const ComponentFailure*, int>> events;
+  for (size_t s = 0; s < sc.storage.size(); ++s) {
+    const auto& sys = sc.storage[s];
+    if (sys.failures.drives && !by.contains("drive"))
+      by["drive"] = 0;
+    if (sys.failures.servers && !by.contains(models::server_component(sys.kind)))
+      by[models::server_component(sys.kind)] = 0;
+    for (const auto& f : m.storage[s].failures) {
+      by[f.component] = by[f.component].get<int>() + 1;
+      events.emplace_back(&f, static_cast<int>(s));
+    }
+  }
+  std::stable_sort(events.begin(), events.end(),
+                   [](const auto& a, const auto& b) { return a.first->time_s < b.first->time_s; });
+  Json list = Json::array();
+  for (const auto& [f, s] : events)
+    list.push_back({{"time_s", f->time_s},
+                    {"storage", sc.storage[s].name},
+                    {"component", f->component},
+                    {"index", f->index},
+                    // Still out of service when the simulated period ended: null.
+                    {"back_in_service_s", std::isfinite(f->back_s) ? Json(f->back_s) : Json()}});
+  return {{"by_component", by}, {"storage_events", list}};
+}
+
 } // namespace
 
 Json build_results(const models::Scenario& sc, const RunOutput& run) {
@@ -257,8 +310,11 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
                        {"capex_usd", models::storage_capex(sys).value},
                        {"power_W", models::storage_power(sys).value},
                        {"data_services", data_services_json(sc, sys)}});
+    if (sys.failures.any())
+      storage.back()["failures"] = storage_failures_json(sys, sm, T);
   }
   r["storage"] = storage;
+  r["failures"] = failures_json(sc, run.metrics);
   r["movements"] = movements_json(sc, run.metrics);
   r["capacity_events"] = capacity_events_json(sc, run.metrics);
 
@@ -482,6 +538,22 @@ std::string format_summary(const Json& r, const std::string& results_path) {
              " checkpoints evaluated, " + std::to_string(l["validated"].get<int>()) + " validated, " +
              std::to_string(l["released"].get<int>()) + " released to production\n";
     }
+  }
+  if (const auto& by = r["failures"]["by_component"]; !by.empty()) {
+    o += "\nfailures                 ";
+    std::string sep;
+    for (const auto& [component, count] : by.items()) {
+      o += sep + std::to_string(count.get<int>()) + " " + component + (count.get<int>() == 1 ? "" : "s");
+      sep = ", ";
+    }
+    o += "\n";
+    for (const auto& s : r["storage"])
+      if (s.contains("failures"))
+        for (const auto& [component, x] : s["failures"].items())
+          if (x["count"].get<int>() > 0)
+            o += "  " + s["name"].get<std::string>() + ": " + std::to_string(x["count"].get<int>()) + " " + component +
+                 (x["count"].get<int>() == 1 ? "" : "s") + " out of service for " +
+                 models::format_duration(Seconds(x["out_of_service_s"].get<double>())) + " in all\n";
   }
   const auto& c = r["cost"];
   o += "\ncost over " + models::format_duration(Seconds(c["horizon_s"])) + "\n";

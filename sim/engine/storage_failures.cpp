@@ -1,0 +1,210 @@
+#include "sim/engine/storage_failures.hpp"
+
+#include "models/hardware/failure_spec.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+
+namespace aisim::sim {
+
+namespace sg4 = simgrid::s4u;
+
+namespace {
+
+// SimGrid 3.32 takes a bandwidth of 0 as "no change"; a component out of service keeps a billionth of its
+// bandwidth instead, so what was striped onto it effectively waits for its repair.
+constexpr double kOutOfService = 1e-9;
+
+std::mt19937_64 seeded(uint64_t seed, size_t storage, int stream) {
+  std::seed_seq seq{static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32), static_cast<uint32_t>(storage),
+                    static_cast<uint32_t>(stream)};
+  return std::mt19937_64(seq);
+}
+
+} // namespace
+
+StorageFailures::StorageFailures(const models::Scenario& sc, const Platform& platform, Metrics& metrics)
+    : sc_(&sc), platform_(&platform), metrics_(&metrics) {
+  for (size_t s = 0; s < sc.storage.size(); ++s) {
+    const auto& spec = sc.storage[s];
+    if (!spec.failures.any())
+      continue;
+    System sys;
+    sys.storage = static_cast<int>(s);
+    // An active-passive array's slot is an active controller and the standbys that can take over from it.
+    sys.members_per_slot = models::members_per_slot(spec);
+    sys.drives_per_slot = spec.drives_per_server;
+    for (int h : platform.servers_of_storage[s])
+      for (int k = 0; k < platform.servers[h].weight; ++k)
+        sys.slots.push_back(Slot{.host = h,
+                                 .active = 0,
+                                 .members_up = sys.members_per_slot,
+                                 .takeover_until_s = 0,
+                                 .drives_up = sys.drives_per_slot});
+    const auto drives = static_cast<size_t>(models::failing_drives(spec));
+    sys.drive_up.assign(drives, 1);
+    sys.event_of_drive.assign(drives, -1);
+    sys.drawn_drive.assign(drives, 0);
+    sys.member_up.assign(static_cast<size_t>(models::failing_servers(spec)), 1);
+    sys.event_of_member.assign(sys.member_up.size(), -1);
+    sys.drawn_member.assign(sys.member_up.size(), 0);
+    sys.drive_rng = seeded(sc.simulation.seed, s, 0);
+    sys.member_rng = seeded(sc.simulation.seed, s, 1);
+    systems_.push_back(std::move(sys));
+  }
+  // Every component enters service new at time 0 and fails after one lifetime, or when the scenario says.
+  for (size_t i = 0; i < systems_.size(); ++i) {
+    const auto& sys = systems_[i];
+    const auto& f = sc.storage[sys.storage].failures;
+    const int system = static_cast<int>(i);
+    if (f.drives) {
+      for (size_t d = 0; d < sys.drive_up.size(); ++d)
+        draw_failure(system, EventKind::drive_fails, static_cast<int>(d));
+      for (const auto& at : f.drives->scheduled)
+        schedule(at.at.value, system, EventKind::drive_fails, at.index, true);
+    }
+    if (f.servers) {
+      for (size_t m = 0; m < sys.member_up.size(); ++m)
+        draw_failure(system, EventKind::member_fails, static_cast<int>(m));
+      for (const auto& at : f.servers->scheduled)
+        schedule(at.at.value, system, EventKind::member_fails, at.index, true);
+    }
+  }
+}
+
+uint64_t StorageFailures::schedule(double time_s, int system, EventKind kind, int index, bool scheduled) {
+  queue_.push_back(Event{time_s, seq_, system, kind, index, scheduled});
+  std::push_heap(queue_.begin(), queue_.end(), std::greater<>());
+  return seq_++;
+}
+
+void StorageFailures::draw_failure(int system, EventKind kind, int index) {
+  auto& sys = systems_[system];
+  const auto& f = sc_->storage[sys.storage].failures;
+  const bool drive = kind == EventKind::drive_fails;
+  const auto& spec = drive ? *f.drives : *f.servers;
+  if (!spec.random())
+    return;
+  const double at = sg4::Engine::get_clock() + spec.draw_lifetime_s(drive ? sys.drive_rng : sys.member_rng);
+  (drive ? sys.drawn_drive : sys.drawn_member)[index] = schedule(at, system, kind, index);
+}
+
+bool StorageFailures::live(const Event& e) const {
+  const auto& sys = systems_[e.system];
+  if (e.kind == EventKind::drive_fails)
+    return sys.drive_up[e.index] && (e.scheduled || sys.drawn_drive[e.index] == e.seq);
+  if (e.kind == EventKind::member_fails)
+    return sys.member_up[e.index] && (e.scheduled || sys.drawn_member[e.index] == e.seq);
+  return true;
+}
+
+bool StorageFailures::serving(const Slot& slot) const {
+  return slot.active >= 0 && sg4::Engine::get_clock() >= slot.takeover_until_s;
+}
+
+void StorageFailures::update_server(System& sys, int host) {
+  const auto& srv = platform_->servers[host];
+  int serving_slots = 0, drives_up = 0;
+  for (const auto& slot : sys.slots)
+    if (slot.host == host && serving(slot)) {
+      ++serving_slots;
+      drives_up += slot.drives_up;
+    }
+  srv.serving = serving_slots;
+  const double servers_frac = std::max(kOutOfService, static_cast<double>(serving_slots) / srv.weight);
+  const double drives_frac =
+      sys.drives_per_slot > 0
+          ? std::max(kOutOfService, static_cast<double>(drives_up) / (srv.weight * sys.drives_per_slot))
+          : servers_frac;
+  srv.front_end->set_bandwidth(srv.front_end_Bps * servers_frac);
+  if (srv.internal) {
+    srv.internal->get_link_up()->set_bandwidth(srv.internal_read_Bps * servers_frac);
+    srv.internal->get_link_down()->set_bandwidth(srv.internal_write_Bps * servers_frac);
+  }
+  for (size_t d = 0; d < srv.disks.size(); ++d) {
+    srv.disks[d]->set_read_bandwidth(srv.disk_Bps[d].first * drives_frac);
+    srv.disks[d]->set_write_bandwidth(srv.disk_Bps[d].second * drives_frac);
+  }
+}
+
+void StorageFailures::apply(const Event& e) {
+  auto& sys = systems_[e.system];
+  const auto& spec = sc_->storage[sys.storage];
+  auto& failures = metrics_->storage[sys.storage].failures;
+  const double now = sg4::Engine::get_clock();
+  switch (e.kind) {
+  case EventKind::drive_fails: {
+    auto& slot = sys.slots[e.index / sys.drives_per_slot];
+    sys.drive_up[e.index] = 0;
+    --slot.drives_up;
+    sys.event_of_drive[e.index] = static_cast<int>(failures.size());
+    failures.push_back({now, std::numeric_limits<double>::infinity(), "drive", e.index});
+    schedule(now + spec.failures.drives->repair.value, e.system, EventKind::drive_back, e.index);
+    update_server(sys, slot.host);
+    break;
+  }
+  case EventKind::drive_back: {
+    auto& slot = sys.slots[e.index / sys.drives_per_slot];
+    sys.drive_up[e.index] = 1;
+    ++slot.drives_up;
+    failures[sys.event_of_drive[e.index]].back_s = now;
+    draw_failure(e.system, EventKind::drive_fails, e.index);
+    update_server(sys, slot.host);
+    break;
+  }
+  case EventKind::member_fails: {
+    const int s = e.index / sys.members_per_slot, member = e.index % sys.members_per_slot;
+    auto& slot = sys.slots[s];
+    sys.member_up[e.index] = 0;
+    --slot.members_up;
+    sys.event_of_member[e.index] = static_cast<int>(failures.size());
+    failures.push_back({now, std::numeric_limits<double>::infinity(), models::server_component(spec.kind), e.index});
+    schedule(now + spec.failures.servers->repair.value, e.system, EventKind::member_back, e.index);
+    if (slot.active == member) {
+      // A standby still up takes over after the takeover time; with none, the slot is out until a repair.
+      slot.active = -1;
+      for (int m = 0; m < sys.members_per_slot && slot.active < 0; ++m)
+        if (sys.member_up[s * sys.members_per_slot + m])
+          slot.active = m;
+      if (slot.active >= 0) {
+        slot.takeover_until_s = now + spec.failures.takeover.value;
+        schedule(slot.takeover_until_s, e.system, EventKind::takeover_done, s);
+      }
+    }
+    update_server(sys, slot.host);
+    break;
+  }
+  case EventKind::member_back: {
+    const int s = e.index / sys.members_per_slot;
+    auto& slot = sys.slots[s];
+    sys.member_up[e.index] = 1;
+    ++slot.members_up;
+    failures[sys.event_of_member[e.index]].back_s = now;
+    if (slot.active < 0) // the slot was out: the repaired member serves at once
+      slot.active = e.index % sys.members_per_slot;
+    draw_failure(e.system, EventKind::member_fails, e.index);
+    update_server(sys, slot.host);
+    break;
+  }
+  case EventKind::takeover_done:
+    update_server(sys, sys.slots[e.index].host);
+    break;
+  }
+}
+
+void StorageFailures::operator()() {
+  const double end_s = sc_->simulation.duration.value;
+  while (!queue_.empty() && queue_.front().time_s <= end_s) {
+    std::pop_heap(queue_.begin(), queue_.end(), std::greater<>());
+    const Event e = queue_.back();
+    queue_.pop_back();
+    if (!live(e))
+      continue;
+    sg4::this_actor::sleep_until(e.time_s);
+    ++metrics_->activities;
+    apply(e);
+  }
+}
+
+} // namespace aisim::sim

@@ -1,0 +1,79 @@
+// Storage components that fail while the jobs run: drives, JBOF enclosures, array controllers and file servers,
+// each a renewal process (a Weibull lifetime, an outage, a new life) drawn from the scenario's seed. One actor
+// sleeps until the next failure or repair and changes the platform at that moment, whatever is in flight: a
+// failed drive takes its bandwidth out of its server's disks, a failed enclosure, controller or file server its
+// whole server (front end, internal limit, drives) out of service, and an active-passive controller pair is out
+// while its standby takes over. New transfers stripe over the servers still serving (Transfer); those already
+// striped onto a failed server wait for its repair there.
+#pragma once
+
+#include "sim/engine/metrics.hpp"
+#include "sim/platform/platform.hpp"
+
+#include "models/scenario/scenario.hpp"
+
+#include <random>
+#include <vector>
+
+namespace aisim::sim {
+
+class StorageFailures {
+public:
+  StorageFailures(const models::Scenario& sc, const Platform& platform, Metrics& metrics);
+  // Whether any system has a failure process (otherwise no actor is needed).
+  bool any() const { return !systems_.empty(); }
+  void operator()(); // the actor: replays failures and repairs up to the end of the simulated period
+
+private:
+  enum class EventKind { drive_fails, drive_back, member_fails, member_back, takeover_done };
+  struct Event {
+    double time_s;
+    uint64_t seq; // creation order: equal times replay deterministically
+    int system;   // index into systems_
+    EventKind kind;
+    int index;              // drive, member or slot
+    bool scheduled = false; // a failure at a set time (scenario "at"), not a drawn one
+    bool operator>(const Event& o) const { return time_s != o.time_s ? time_s > o.time_s : seq > o.seq; }
+  };
+  // One physical server position ("slot") of a system: an enclosure, a file server, or an array's active
+  // controller with its standbys ("members").
+  struct Slot {
+    int host = -1;   // the platform server that stands for it
+    int active = 0;  // the member serving, -1 when none is up
+    int members_up = 1;
+    double takeover_until_s = 0;
+    int drives_up = 0;
+  };
+  struct System {
+    int storage = -1;
+    int members_per_slot = 1;
+    int drives_per_slot = 0;
+    std::vector<Slot> slots;
+    std::vector<char> drive_up, member_up;
+    std::mt19937_64 drive_rng, member_rng;
+    std::vector<int> event_of_drive, event_of_member; // index into Metrics' failure list while out of service
+    // The drawn failure each component waits for; another one pending (drawn before a scheduled failure struck
+    // it) is stale.
+    std::vector<uint64_t> drawn_drive, drawn_member;
+  };
+
+  // Queues an event; returns its sequence number.
+  uint64_t schedule(double time_s, int system, EventKind kind, int index, bool scheduled = false);
+  // Queues the next drawn failure of a drive or member that has just entered service.
+  void draw_failure(int system, EventKind kind, int index);
+  // Whether a failure event still applies: its component is in service and it is not a stale draw.
+  bool live(const Event& e) const;
+  void apply(const Event& e);
+  bool serving(const Slot& slot) const;
+  // Sets the bandwidths of one platform server from the state of the slots it stands for.
+  void update_server(System& sys, int host);
+
+  const models::Scenario* sc_;
+  const Platform* platform_;
+  Metrics* metrics_;
+  std::vector<System> systems_;
+  std::vector<Event> queue_; // a min-heap on (time, seq)
+  uint64_t seq_ = 0;
+};
+
+} // namespace aisim::sim

@@ -1,0 +1,145 @@
+// Storage failure processes as a scenario states them: rates from AFR, MTBF or the drive model, Weibull lifetimes,
+// failures at set times, and every bad value reported with its pointer.
+#include "tests/models/scenario/scenario_errors.hpp"
+
+#include "models/hardware/failure_spec.hpp"
+#include "models/scenario/scenario_parser.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <random>
+
+using namespace aisim::models;
+
+namespace {
+
+Json base() {
+  return Json::parse(R"({
+    "schema_version": 1,
+    "cluster": {"node_groups": [{"name": "g", "count": 2, "gpu": "H100-SXM"}]},
+    "drives": {"d": {"capacity": "7.68TB", "read_bandwidth": "7GB/s", "write_bandwidth": "7GB/s", "price": "$1000",
+                     "afr": 0.01}},
+    "storage": {
+      "hot": {"kind": "jbof", "enclosures": 2, "drives_per_enclosure": 4, "drive": "d"},
+      "arr": {"kind": "array", "controllers": 4, "failover": "active_passive", "controller_bandwidth": "40GB/s",
+              "shelves": 1, "drives_per_shelf": 12, "drive": "d", "protection": {"scheme": "raid6", "data": 8}},
+      "cold": {"kind": "object", "capacity": "1PB"}},
+    "workloads": [{"name": "j", "kind": "training", "gpus": 16, "step_time": "1s", "global_batch": 8,
+                   "sample_size": "1MB", "dataset": {"size": "1TB", "storage": "hot"},
+                   "checkpoint": {"size": "100GB", "interval": "10min", "storage": "hot"}}]
+  })");
+}
+
+StorageSystem parsed(const Json& doc, const char* name) {
+  auto r = parse_scenario(doc, "s.json", ".");
+  INFO(r.diagnostics.format(true));
+  REQUIRE(r.scenario.has_value());
+  return *r.scenario->find_storage(name);
+}
+
+} // namespace
+
+TEST_CASE("failures: none unless stated; drives default to the drive model's AFR", "[failures]") {
+  Json doc = base();
+  CHECK_FALSE(parsed(doc, "hot").failures.any());
+  doc["storage"]["hot"]["failures"] = Json::parse(R"({"drives": {"repair_time": "24h"},
+                                                      "enclosures": {"mtbf": "100000h", "repair_time": "4h"}})");
+  const auto f = parsed(doc, "hot").failures;
+  REQUIRE(f.drives);
+  // AFR is failures per component-year: 1% a year is a mean life of 100 years.
+  CHECK(f.drives->mtbf.value == Approx(100 * kSecondsPerYear));
+  CHECK(f.drives->annual_rate() == Approx(0.01));
+  CHECK(f.drives->shape == 1.0);
+  CHECK(f.drives->repair.value == 86400.0);
+  REQUIRE(f.servers);
+  CHECK(f.servers->mtbf.value == 100000 * 3600.0);
+  CHECK(f.servers->repair.value == 4 * 3600.0);
+  // An explicit AFR wins over the drive model's.
+  doc["storage"]["hot"]["failures"]["drives"]["afr"] = 0.02;
+  CHECK(parsed(doc, "hot").failures.drives->annual_rate() == Approx(0.02));
+}
+
+TEST_CASE("failures: an active-passive array's controllers fail in pairs with a takeover time", "[failures]") {
+  Json doc = base();
+  doc["storage"]["arr"]["failures"] = Json::parse(R"({"controllers": {"afr": 0.05, "repair_time": "8h"}})");
+  const auto arr = parsed(doc, "arr");
+  REQUIRE(arr.failures.servers);
+  CHECK(arr.failures.takeover.value == 30.0);
+  CHECK(members_per_slot(arr) == 2);
+  CHECK(failing_servers(arr) == 4);
+  CHECK(failing_drives(arr) == 12);
+  CHECK(server_component("array") == "controller");
+  CHECK(server_component("jbof") == "enclosure");
+  CHECK(server_component("pfs") == "server");
+}
+
+TEST_CASE("failures: at set times, with or without a rate", "[failures]") {
+  Json doc = base();
+  doc["storage"]["hot"]["failures"] =
+      Json::parse(R"({"enclosures": {"at": [{"time": "1h", "index": 1}, {"time": "2h"}], "repair_time": "4h"}})");
+  const auto f = parsed(doc, "hot").failures;
+  REQUIRE(f.servers);
+  CHECK_FALSE(f.servers->random());
+  REQUIRE(f.servers->scheduled.size() == 2);
+  CHECK(f.servers->scheduled[0].at.value == 3600.0);
+  CHECK(f.servers->scheduled[0].index == 1);
+  CHECK(f.servers->scheduled[1].index == 0);
+  // Drives with failures at set times only fail then, unless a rate is stated too.
+  doc["storage"]["hot"]["failures"] = Json::parse(R"({"drives": {"at": [{"time": "1h"}], "repair_time": "4h"}})");
+  CHECK_FALSE(parsed(doc, "hot").failures.drives->random());
+}
+
+TEST_CASE("failures: bad rates, shapes, repair times and indexes are errors with their pointers", "[failures]") {
+  Json doc = base();
+  doc["storage"]["hot"]["failures"] = Json::parse(R"({"drives": {"afr": 1.5, "repair_time": "24h"}})");
+  CHECK_THAT(errors_of(doc), Catch::Contains("/storage/hot/failures/drives/afr: out of range"));
+  doc["storage"]["hot"]["failures"] = Json::parse(R"({"drives": {"afr": 0, "repair_time": "24h"}})");
+  CHECK_THAT(errors_of(doc), Catch::Contains("/storage/hot/failures/drives/afr: a failure rate must be positive"));
+  doc["storage"]["hot"]["failures"] = Json::parse(R"({"drives": {"afr": -0.1, "repair_time": "24h"}})");
+  CHECK_THAT(errors_of(doc), Catch::Contains("/storage/hot/failures/drives/afr: out of range"));
+  doc["storage"]["hot"]["failures"] = Json::parse(R"({"enclosures": {"mtbf": "0s", "repair_time": "4h"}})");
+  CHECK_THAT(errors_of(doc), Catch::Contains("/storage/hot/failures/enclosures/mtbf"));
+  doc["storage"]["hot"]["failures"] = Json::parse(R"({"enclosures": {"mtbf": "1000h", "repair_time": "0s"}})");
+  CHECK_THAT(errors_of(doc), Catch::Contains("/storage/hot/failures/enclosures/repair_time"));
+  doc["storage"]["hot"]["failures"] = Json::parse(R"({"enclosures": {"mtbf": "1000h"}})");
+  CHECK_THAT(errors_of(doc), Catch::Contains("/storage/hot/failures/enclosures/repair_time: missing"));
+  doc["storage"]["hot"]["failures"] = Json::parse(R"({"enclosures": {"repair_time": "4h"}})");
+  CHECK_THAT(errors_of(doc), Catch::Contains("/storage/hot/failures/enclosures: no failure rate"));
+  doc["storage"]["hot"]["failures"] =
+      Json::parse(R"({"enclosures": {"afr": 0.1, "mtbf": "1000h", "repair_time": "4h"}})");
+  CHECK_THAT(errors_of(doc), Catch::Contains("both afr and mtbf"));
+  doc["storage"]["hot"]["failures"] =
+      Json::parse(R"({"enclosures": {"afr": 0.1, "weibull_shape": 0, "repair_time": "4h"}})");
+  CHECK_THAT(errors_of(doc), Catch::Contains("/storage/hot/failures/enclosures/weibull_shape: out of range"));
+  doc["storage"]["hot"]["failures"] =
+      Json::parse(R"({"enclosures": {"at": [{"time": "1h", "index": 2}], "repair_time": "4h"}})");
+  CHECK_THAT(errors_of(doc), Catch::Contains("/storage/hot/failures/enclosures/at/0/index: out of range"));
+  // Components a kind does not have, and kinds whose failures are not simulated.
+  doc["storage"]["hot"]["failures"] = Json::parse(R"({"controllers": {"afr": 0.1, "repair_time": "4h"}})");
+  CHECK_THAT(errors_of(doc), Catch::Contains("/storage/hot/failures/controllers: unknown key"));
+  doc["storage"]["hot"].erase("failures");
+  doc["storage"]["cold"]["failures"] = Json::parse(R"({"drives": {"afr": 0.1, "repair_time": "4h"}})");
+  CHECK_THAT(errors_of(doc), Catch::Contains("/storage/cold/failures: failures are not simulated on kind \"object\""));
+  // takeover_time belongs to active-passive arrays only.
+  doc["storage"]["cold"].erase("failures");
+  doc["storage"]["arr"]["failover"] = "active_active";
+  doc["storage"]["arr"]["failures"] =
+      Json::parse(R"({"controllers": {"afr": 0.1, "repair_time": "4h", "takeover_time": "10s"}})");
+  CHECK_THAT(errors_of(doc), Catch::Contains("/storage/arr/failures/controllers/takeover_time: unknown key"));
+}
+
+TEST_CASE("failures: Weibull lifetimes have the stated mean whatever their shape", "[failures]") {
+  for (double shape : {0.7, 1.0, 2.5}) {
+    FailureSpec f;
+    f.mtbf = Seconds(1000);
+    f.shape = shape;
+    std::mt19937_64 rng(42);
+    double sum = 0;
+    constexpr int n = 200000;
+    for (int i = 0; i < n; ++i)
+      sum += f.draw_lifetime_s(rng);
+    // The standard error of the mean is below 1% of it for these shapes (coefficient of variation <= 1.5).
+    CHECK(sum / n == Approx(1000).epsilon(0.02));
+  }
+}
