@@ -43,7 +43,8 @@ std::optional<FailureSpec> parse_spec(ObjectReader& r, double default_afr, const
     const auto given = r.number("afr", std::nullopt, 0.0, 1.0);
     if (given && *given <= 0)
       diag.error(r.child_pointer("afr"), "a failure rate must be positive (expected a number above 0 and at most 1, "
-                                         "got 0; leave out \"" + what + "\" for components that never fail)");
+                                         "got 0; leave out \"" +
+                                             what + "\" for components that never fail)");
     afr = given.value_or(0.0);
     ok = ok && afr > 0;
   } else {

@@ -67,6 +67,16 @@ std::optional<Protection> read_protection(ObjectReader& s, const std::vector<std
     out.data = static_cast<int>(*data);
     out.parity = static_cast<int>(*parity);
   }
+  if (out.scheme != "none") {
+    auto priority = p->number("rebuild_priority", 1.0, 0.01, 100.0);
+    std::optional<double> rate;
+    const bool rate_ok = p->optional_quantity("rebuild_rate", Dimension::bytes_per_second, rate);
+    if (!priority || !rate_ok)
+      return std::nullopt;
+    out.rebuild_priority = *priority;
+    if (rate)
+      out.rebuild_rate = BytesPerSecond(*rate);
+  }
   p->finish();
   if (out.width() > max_width) {
     s.get_diagnostics().error(s.child_pointer("protection"),
@@ -88,7 +98,8 @@ bool parse_jbof(ObjectReader& s, StorageSystem& sys, const DriveBay& bay) {
   auto price = s.quantity("enclosure_price", Dimension::dollars, "$25k", Bound::non_negative);
   auto power = s.quantity("enclosure_power", Dimension::watts, "600W", Bound::non_negative);
   // Host-side protection spreads copies or stripes across enclosures.
-  auto prot = read_protection(s, {"none", "mirror", "erasure"}, "none", static_cast<int>(enc.value_or(1)));
+  auto prot =
+      read_protection(s, {"none", "mirror", "raid5", "raid6", "erasure"}, "none", static_cast<int>(enc.value_or(1)));
   if (dpe && bays && *dpe > *bays)
     s.get_diagnostics().error(s.child_pointer("drives_per_enclosure"), "more drives than bays (expected at most " +
                                                                            std::to_string(*bays) + ", got " +
@@ -200,7 +211,8 @@ bool parse_pfs(ObjectReader& s, StorageSystem& sys, const DriveBay& bay) {
   // ports limit it.
   std::optional<double> server_bw;
   const bool server_bw_ok = s.optional_quantity("server_bandwidth", Dimension::bytes_per_second, server_bw);
-  auto prot = read_protection(s, {"none", "mirror", "erasure"}, "none", static_cast<int>(servers.value_or(1)));
+  auto prot = read_protection(s, {"none", "mirror", "raid5", "raid6", "erasure"}, "none",
+                              static_cast<int>(servers.value_or(1)));
   bool ok = servers && dps && ports && pspeed && stripe_count && stripe_size && mds && mops && price && power && prot &&
             server_bw_ok;
   if (servers && stripe_count && *stripe_count > *servers) {

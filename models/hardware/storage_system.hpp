@@ -29,6 +29,9 @@ struct Protection {
   std::string scheme = "none"; // none, mirror, raid1, raid10, raid5, raid6, erasure
   int data = 1;                // data pieces per stripe (copies: 1)
   int parity = 0;              // parity pieces, or extra copies for mirrors
+  // Rebuilding a lost drive: its share of a drive against one job transfer's, and an optional cap per drive.
+  double rebuild_priority = 1;
+  std::optional<BytesPerSecond> rebuild_rate;
   // Usable over raw capacity.
   double efficiency() const { return static_cast<double>(data) / (data + parity); }
   // Bytes written to drives per byte stored (full-stripe writes, as large checkpoint and dataset writes are).

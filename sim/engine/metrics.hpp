@@ -77,6 +77,24 @@ struct ComponentFailure {
   int index = 0;         // which one of the system's components of that kind
 };
 
+// Rebuilding lost drives of a protected system onto their replacements: a drive, or every drive of an enclosure or
+// file server that came back. end_s is infinity when it did not finish (the period ended, or a further loss
+// made it start over).
+struct Rebuild {
+  double start_s = 0, end_s = 0;
+  std::string component; // what came back: "drive", "enclosure" or "server"
+  int index = 0;
+  int drives = 0;
+  double written_bytes = 0, read_bytes = 0;
+};
+
+// A stripe group that had more drives out at once than its parity covers: the data on it is lost.
+struct GroupLoss {
+  double time_s = 0;
+  int group = 0;
+  int drives_out = 0;
+};
+
 struct StorageMetrics {
   double read_bytes = 0;
   double write_bytes = 0;
@@ -85,6 +103,8 @@ struct StorageMetrics {
   // Occupancy changes at their times; a deletion may be dated in the future (snapshots, retention lock).
   std::vector<UsageEvent> usage_events;
   std::vector<ComponentFailure> failures;
+  std::vector<Rebuild> rebuilds;
+  std::vector<GroupLoss> group_losses;
 
   void add_used(double time_s, double bytes, models::DataClass cls) { usage_events.push_back({time_s, bytes, cls}); }
   // The occupancy changes in the order they take effect.

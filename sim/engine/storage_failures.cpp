@@ -1,6 +1,7 @@
 #include "sim/engine/storage_failures.hpp"
 
 #include "models/hardware/failure_spec.hpp"
+#include "models/hardware/stripe_groups.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -35,13 +36,17 @@ StorageFailures::StorageFailures(const models::Scenario& sc, const Platform& pla
     // An active-passive array's slot is an active controller and the standbys that can take over from it.
     sys.members_per_slot = models::members_per_slot(spec);
     sys.drives_per_slot = spec.drives_per_server;
+    sys.first_slot.assign(platform.servers.size(), -1);
     for (int h : platform.servers_of_storage[s])
-      for (int k = 0; k < platform.servers[h].weight; ++k)
+      for (int k = 0; k < platform.servers[h].weight; ++k) {
+        if (k == 0)
+          sys.first_slot[h] = static_cast<int>(sys.slots.size());
         sys.slots.push_back(Slot{.host = h,
                                  .active = 0,
                                  .members_up = sys.members_per_slot,
                                  .takeover_until_s = 0,
                                  .drives_up = sys.drives_per_slot});
+      }
     const auto drives = static_cast<size_t>(models::failing_drives(spec));
     sys.drive_up.assign(drives, 1);
     sys.event_of_drive.assign(drives, -1);
@@ -49,6 +54,10 @@ StorageFailures::StorageFailures(const models::Scenario& sc, const Platform& pla
     sys.member_up.assign(static_cast<size_t>(models::failing_servers(spec)), 1);
     sys.event_of_member.assign(sys.member_up.size(), -1);
     sys.drawn_member.assign(sys.member_up.size(), 0);
+    sys.data_out.assign(drives, 0);
+    sys.generation.assign(drives, 0);
+    sys.group_out.assign(static_cast<size_t>(models::stripe_group_count(spec)), 0);
+    sys.group_lost.assign(sys.group_out.size(), 0);
     sys.drive_rng = seeded(sc.simulation.seed, s, 0);
     sys.member_rng = seeded(sc.simulation.seed, s, 1);
     systems_.push_back(std::move(sys));
@@ -113,10 +122,16 @@ void StorageFailures::update_server(System& sys, int host) {
     }
   srv.serving = serving_slots;
   const double servers_frac = std::max(kOutOfService, static_cast<double>(serving_slots) / srv.weight);
-  const double drives_frac =
-      sys.drives_per_slot > 0
-          ? std::max(kOutOfService, static_cast<double>(drives_up) / (srv.weight * sys.drives_per_slot))
-          : servers_frac;
+  double drives_frac =
+      sys.drives_per_slot > 0 ? static_cast<double>(drives_up) / (srv.weight * sys.drives_per_slot) : servers_frac;
+  if (sc_->storage[sys.storage].kind == "array") {
+    // An array's controllers share its shelves: a lost drive takes its share from all of them alike.
+    int up = 0;
+    for (const auto& slot : sys.slots)
+      up += slot.drives_up;
+    drives_frac = static_cast<double>(up) / (static_cast<double>(sys.slots.size()) * sys.drives_per_slot);
+  }
+  drives_frac = std::max(kOutOfService, drives_frac);
   srv.front_end->set_bandwidth(srv.front_end_Bps * servers_frac);
   if (srv.internal) {
     srv.internal->get_link_up()->set_bandwidth(srv.internal_read_Bps * servers_frac);
@@ -126,6 +141,77 @@ void StorageFailures::update_server(System& sys, int host) {
     srv.disks[d]->set_read_bandwidth(srv.disk_Bps[d].first * drives_frac);
     srv.disks[d]->set_write_bandwidth(srv.disk_Bps[d].second * drives_frac);
   }
+}
+
+void StorageFailures::update_drive_servers(System& sys, int host) {
+  if (sc_->storage[sys.storage].kind != "array") {
+    update_server(sys, host);
+    return;
+  }
+  for (int h : platform_->servers_of_storage[sys.storage])
+    update_server(sys, h);
+}
+
+void StorageFailures::lose_data(System& sys, int drive) {
+  const auto& spec = sc_->storage[sys.storage];
+  ++sys.generation[drive];
+  if (sys.data_out[drive])
+    return;
+  sys.data_out[drive] = 1;
+  ++sys.out_count;
+  if (sys.group_out.empty())
+    return;
+  const int g = models::stripe_group_of(spec, drive);
+  if (++sys.group_out[g] > spec.protection.parity && !sys.group_lost[g]) {
+    sys.group_lost[g] = 1;
+    metrics_->storage[sys.storage].group_losses.push_back({sg4::Engine::get_clock(), g, sys.group_out[g]});
+  }
+  // What was on the drives out is read as D pieces from the rest of their groups (a mirror reads another copy).
+  platform_->read_amplification[sys.storage] =
+      1.0 + (spec.protection.data - 1.0) * sys.out_count / static_cast<double>(sys.data_out.size());
+}
+
+void StorageFailures::restore_data(System& sys, int drive) {
+  const auto& spec = sc_->storage[sys.storage];
+  if (!sys.data_out[drive])
+    return;
+  sys.data_out[drive] = 0;
+  --sys.out_count;
+  if (sys.group_out.empty())
+    return;
+  const int g = models::stripe_group_of(spec, drive);
+  if (--sys.group_out[g] == 0)
+    sys.group_lost[g] = 0; // whole again: what is written from now on is protected
+  platform_->read_amplification[sys.storage] =
+      1.0 + (spec.protection.data - 1.0) * sys.out_count / static_cast<double>(sys.data_out.size());
+}
+
+void StorageFailures::drives_back(System& sys, const std::vector<int>& drives, const std::string& component,
+                                  int index) {
+  const auto& spec = sc_->storage[sys.storage];
+  std::vector<int> lost;
+  // An enclosure's or file server's drives are rebuilt once it serves again; an array's drives do not depend on
+  // their controller.
+  for (int d : drives)
+    if (sys.data_out[d] && sys.drive_up[d] && (spec.kind == "array" || serving(sys.slots[d / sys.drives_per_slot])))
+      lost.push_back(d);
+  if (lost.empty())
+    return;
+  // A drive is rebuilt from D drives of its group still holding their data; with fewer (no protection, or a group
+  // that lost its data, recorded when it happened) it comes back empty.
+  std::vector<int> rebuild;
+  for (int d : lost) {
+    int whole = 0;
+    if (spec.protection.parity > 0)
+      for (int m : models::stripe_group_drives(spec, models::stripe_group_of(spec, d)))
+        whole += m != d && !sys.data_out[m] ? 1 : 0;
+    if (spec.protection.parity > 0 && whole >= spec.protection.data)
+      rebuild.push_back(d);
+    else
+      restore_data(sys, d);
+  }
+  if (!rebuild.empty())
+    start_rebuild(static_cast<int>(&sys - systems_.data()), rebuild, component, index);
 }
 
 void StorageFailures::apply(const Event& e) {
@@ -141,7 +227,8 @@ void StorageFailures::apply(const Event& e) {
     sys.event_of_drive[e.index] = static_cast<int>(failures.size());
     failures.push_back({now, std::numeric_limits<double>::infinity(), "drive", e.index});
     schedule(now + spec.failures.drives->repair.value, e.system, EventKind::drive_back, e.index);
-    update_server(sys, slot.host);
+    lose_data(sys, e.index);
+    update_drive_servers(sys, slot.host);
     break;
   }
   case EventKind::drive_back: {
@@ -150,7 +237,8 @@ void StorageFailures::apply(const Event& e) {
     ++slot.drives_up;
     failures[sys.event_of_drive[e.index]].back_s = now;
     draw_failure(e.system, EventKind::drive_fails, e.index);
-    update_server(sys, slot.host);
+    update_drive_servers(sys, slot.host);
+    drives_back(sys, {e.index}, "drive", e.index);
     break;
   }
   case EventKind::member_fails: {
@@ -172,6 +260,11 @@ void StorageFailures::apply(const Event& e) {
         schedule(slot.takeover_until_s, e.system, EventKind::takeover_done, s);
       }
     }
+    // An enclosure or file server takes its drives' data with it (it comes back to be rebuilt); an array's drives
+    // sit on shelves the other controllers reach.
+    if (spec.kind != "array")
+      for (int d = s * sys.drives_per_slot; d < (s + 1) * sys.drives_per_slot; ++d)
+        lose_data(sys, d);
     update_server(sys, slot.host);
     break;
   }
@@ -185,6 +278,12 @@ void StorageFailures::apply(const Event& e) {
       slot.active = e.index % sys.members_per_slot;
     draw_failure(e.system, EventKind::member_fails, e.index);
     update_server(sys, slot.host);
+    if (spec.kind != "array") {
+      std::vector<int> drives;
+      for (int d = s * sys.drives_per_slot; d < (s + 1) * sys.drives_per_slot; ++d)
+        drives.push_back(d);
+      drives_back(sys, drives, models::server_component(spec.kind), e.index);
+    }
     break;
   }
   case EventKind::takeover_done:

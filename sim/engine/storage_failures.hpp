@@ -5,6 +5,10 @@
 // whole server (front end, internal limit, drives) out of service, and an active-passive controller pair is out
 // while its standby takes over. New transfers stripe over the servers still serving (Transfer); those already
 // striped onto a failed server wait for its repair there.
+// Protected systems (protection with parity) also lose and rebuild data: a failed drive's data, or every drive's
+// of a failed enclosure or file server, is out until it is rebuilt onto the replacement (storage_rebuild.cpp):
+// reads meanwhile reconstruct it from D pieces each, and a stripe group with more drives out than its parity has
+// lost its data.
 #pragma once
 
 #include "sim/engine/metrics.hpp"
@@ -38,8 +42,8 @@ private:
   // One physical server position ("slot") of a system: an enclosure, a file server, or an array's active
   // controller with its standbys ("members").
   struct Slot {
-    int host = -1;   // the platform server that stands for it
-    int active = 0;  // the member serving, -1 when none is up
+    int host = -1;  // the platform server that stands for it
+    int active = 0; // the member serving, -1 when none is up
     int members_up = 1;
     double takeover_until_s = 0;
     int drives_up = 0;
@@ -55,6 +59,14 @@ private:
     // The drawn failure each component waits for; another one pending (drawn before a scheduled failure struck
     // it) is stale.
     std::vector<uint64_t> drawn_drive, drawn_member;
+    // Whose data is out (every system), bumped at each loss so that a rebuild of an older loss does not count, and
+    // per stripe group (protected systems) how many drives are out and whether it lost its data.
+    std::vector<char> data_out;
+    std::vector<int> generation;
+    std::vector<int> group_out;
+    std::vector<char> group_lost;
+    int out_count = 0;
+    std::vector<int> first_slot; // by platform server: the first slot it stands for
   };
 
   // Queues an event; returns its sequence number.
@@ -67,6 +79,16 @@ private:
   bool serving(const Slot& slot) const;
   // Sets the bandwidths of one platform server from the state of the slots it stands for.
   void update_server(System& sys, int host);
+  // After a drive event on `host`: that server, or every server of an array (their drives are shared).
+  void update_drive_servers(System& sys, int host);
+  // A drive's data becomes unavailable, or available again.
+  void lose_data(System& sys, int drive);
+  void restore_data(System& sys, int drive);
+  // A component came back: rebuild its lost drives from their groups (protected), or take them back empty.
+  void drives_back(System& sys, const std::vector<int>& drives, const std::string& component, int index);
+  // storage_rebuild.cpp: the rebuild's traffic as an actor, and the disk holding a drive.
+  void start_rebuild(int system, std::vector<int> drives, const std::string& component, int index);
+  simgrid::s4u::Disk* disk_of(const System& sys, int drive) const;
 
   const models::Scenario* sc_;
   const Platform* platform_;

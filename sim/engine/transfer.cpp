@@ -51,7 +51,8 @@ Transfer::Transfer(const models::Scenario& sc, const Platform& platform, int sto
   for (const auto& f : flows)
     bytes_ += f.bytes;
   const bool write = direction == IoDirection::write;
-  const double disk_amp = write ? sys.protection.write_amplification() : 1.0;
+  // Reads of a protected system with drives out reconstruct their share from D pieces each.
+  const double disk_amp = write ? sys.protection.write_amplification() : platform.read_amplification[storage];
   if (sys.kind == "local_nvme") {
     for (const auto& f : flows)
       write_to_disks(platform.node_sets[f.node_set].local_disks.at(storage), f.bytes * disk_amp, direction);
@@ -59,7 +60,8 @@ Transfer::Transfer(const models::Scenario& sc, const Platform& platform, int sto
     start_disks();
     return;
   }
-  const double net_amp = write && sys.host_side_protection ? disk_amp : 1.0;
+  // Host-side protection: the clients themselves send the extra pieces, and fetch the pieces a degraded read needs.
+  const double net_amp = sys.host_side_protection ? disk_amp : 1.0;
   // Each server host takes the share of the physical servers it stands for. Few files on a parallel file system
   // reach only the servers their stripes land on (placed round-robin from the first; PFS servers are never merged,
   // see sim/platform/layout.hpp).
@@ -115,7 +117,8 @@ Transfer Transfer::replicate(const models::Scenario& sc, const Platform& platfor
     }
   for (int a : src)
     if (read_source && src_stripes.of(a) > 0)
-      t.write_to_disks(platform.servers[a].disks, bytes * src_stripes.of(a) / src_total, IoDirection::read);
+      t.write_to_disks(platform.servers[a].disks,
+                       bytes * platform.read_amplification[from] * src_stripes.of(a) / src_total, IoDirection::read);
   const double amp = sc.storage[to].protection.write_amplification();
   for (int b : dst)
     if (dst_stripes.of(b) > 0)

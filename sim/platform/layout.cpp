@@ -83,7 +83,8 @@ std::vector<NodeSetLayout> layout_node_sets(const models::Scenario& sc, const st
     // merge: a cold start loads some of them and not others.
     const bool mergeable = exclusive && sc.jobs[sp.job].kind != "inference";
     auto it = std::find_if(sets.begin(), sets.end(), [&](const NodeSetLayout& c) {
-      return mergeable && c.job == sp.job && c.nodes_per_leaf == sp.count && jobs_on_leaf[c.leaves.front()].size() == 1 &&
+      return mergeable && c.job == sp.job && c.nodes_per_leaf == sp.count &&
+             jobs_on_leaf[c.leaves.front()].size() == 1 &&
              std::find(c.leaves.begin(), c.leaves.end(), sp.leaf) == c.leaves.end();
     });
     if (it == sets.end())
@@ -114,7 +115,8 @@ std::vector<ServerLayout> layout_storage_servers(const models::Scenario& sc, con
     for (int e = 0; e < sys.servers;) {
       const int leaf = net.fabric.leaf_of(net.enclosure_endpoint(storage, e));
       int f = e + 1;
-      while (!full && sys.kind != "pfs" && f < sys.servers &&
+      // Servers that fail one at a time (storage failures) stay apart, as PFS servers do.
+      while (!full && sys.kind != "pfs" && !sys.failures.any() && f < sys.servers &&
              net.fabric.leaf_of(net.enclosure_endpoint(storage, f)) == leaf)
         ++f;
       const std::string name = sys.name + "-" + std::to_string(e) + (f - e > 1 ? "-" + std::to_string(f - 1) : "");

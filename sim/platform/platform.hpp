@@ -57,6 +57,9 @@ struct Platform {
   // A parallel file system's metadata servers as one host whose speed is their summed operation rate: file
   // creations and opens are executions on it, so jobs share it as they share the servers (nullptr: none).
   std::vector<simgrid::s4u::Host*> metadata_host; // by storage index
+  // Drive bytes read per byte asked while a protected system has drives out or rebuilding: their share of the
+  // data is reconstructed from D pieces each (sim/engine/storage_failures.cpp). 1 when healthy.
+  mutable std::vector<double> read_amplification; // by storage index
 };
 
 // Network settings for datacenter fabrics (RDMA / NVMe-oF): CM02 without TCP window or cross-traffic effects.

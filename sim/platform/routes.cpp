@@ -89,11 +89,20 @@ void PlatformBuilder::add_node_routes() {
 }
 
 // Replication and the policies' staging, archiving and promotion: every server of the source reaches every server
-// of the target.
+// of the target. Within a system that protects data across its servers and can fail, rebuilds read from the
+// servers of a stripe group and write to the one rebuilt.
 void PlatformBuilder::add_copy_routes() {
-  for (const auto& [s, t] : copy_routes(sc_))
+  auto routes = copy_routes(sc_);
+  for (size_t s = 0; s < sc_.storage.size(); ++s) {
+    const auto& sys = sc_.storage[s];
+    if (sys.failures.any() && sys.protection.parity > 0 && (sys.kind == "jbof" || sys.kind == "pfs"))
+      routes.emplace(s, s);
+  }
+  for (const auto& [s, t] : routes)
     for (int a : p_.servers_of_storage[s])
       for (int b : p_.servers_of_storage[t]) {
+        if (a == b)
+          continue;
         Route route = outward(a);
         for (const auto& h : hops(server_layout_[a].leaf, server_layout_[b].leaf, nullptr, nullptr))
           route.push_back(h);

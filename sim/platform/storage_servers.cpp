@@ -10,6 +10,7 @@ namespace aisim::sim {
 // carry equal shares anyway.
 void PlatformBuilder::add_storage_servers() {
   p_.servers_of_storage.resize(sc_.storage.size());
+  p_.read_amplification.assign(sc_.storage.size(), 1.0);
   for (const auto& l : server_layout_) {
     const auto& sys = sc_.storage[l.storage];
     StorageServer srv;

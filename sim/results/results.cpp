@@ -173,6 +173,19 @@ Json storage_failures_json(const models::StorageSystem& sys, const StorageMetric
     x["count"] = x["count"].get<int>() + 1;
     x["out_of_service_s"] = x["out_of_service_s"].get<double>() + std::min(f.back_s, T) - f.time_s;
   }
+  if (sys.protection.parity > 0) {
+    int finished = 0;
+    double time_s = 0, written = 0, read = 0;
+    for (const auto& rb : sm.rebuilds) {
+      finished += std::isfinite(rb.end_s) ? 1 : 0;
+      time_s += std::min(rb.end_s, T) - rb.start_s;
+      written += rb.written_bytes;
+      read += rb.read_bytes;
+    }
+    out["rebuilds"] = {
+        {"count", sm.rebuilds.size()}, {"finished", finished}, {"time_s", time_s},
+        {"written_bytes", written},    {"read_bytes", read},   {"stripe_groups_lost", sm.group_losses.size()}};
+  }
   return out;
 }
 
@@ -210,7 +223,23 @@ Json failures_json(const models::Scenario& sc, const Metrics& m) {
                     {"index", f->index},
                     // Still out of service when the simulated period ended: null.
                     {"back_in_service_s", std::isfinite(f->back_s) ? Json(f->back_s) : Json()}});
-  return {{"by_component", by}, {"storage_events", list}};
+  Json rebuilds = Json::array(), lost = Json::array();
+  for (size_t s = 0; s < sc.storage.size(); ++s) {
+    for (const auto& rb : m.storage[s].rebuilds)
+      rebuilds.push_back({{"storage", sc.storage[s].name},
+                          {"component", rb.component},
+                          {"index", rb.index},
+                          {"drives", rb.drives},
+                          {"start_s", rb.start_s},
+                          // Not finished by the end of the period, or started over after a further loss: null.
+                          {"end_s", std::isfinite(rb.end_s) ? Json(rb.end_s) : Json()},
+                          {"written_bytes", rb.written_bytes},
+                          {"read_bytes", rb.read_bytes}});
+    for (const auto& g : m.storage[s].group_losses)
+      lost.push_back(
+          {{"time_s", g.time_s}, {"storage", sc.storage[s].name}, {"group", g.group}, {"drives_out", g.drives_out}});
+  }
+  return {{"by_component", by}, {"storage_events", list}, {"rebuilds", rebuilds}, {"stripe_groups_lost", lost}};
 }
 
 } // namespace
@@ -547,13 +576,28 @@ std::string format_summary(const Json& r, const std::string& results_path) {
       sep = ", ";
     }
     o += "\n";
-    for (const auto& s : r["storage"])
-      if (s.contains("failures"))
-        for (const auto& [component, x] : s["failures"].items())
-          if (x["count"].get<int>() > 0)
-            o += "  " + s["name"].get<std::string>() + ": " + std::to_string(x["count"].get<int>()) + " " + component +
-                 (x["count"].get<int>() == 1 ? "" : "s") + " out of service for " +
-                 models::format_duration(Seconds(x["out_of_service_s"].get<double>())) + " in all\n";
+    for (const auto& s : r["storage"]) {
+      if (!s.contains("failures"))
+        continue;
+      for (const auto& [component, x] : s["failures"].items())
+        if (component == "rebuilds") {
+          if (x["count"].get<size_t>() > 0)
+            o += "  " + s["name"].get<std::string>() + ": " + std::to_string(x["count"].get<size_t>()) + " rebuilds (" +
+                 std::to_string(x["finished"].get<int>()) + " finished), " +
+                 models::format_duration(Seconds(x["time_s"].get<double>())) + " in all, " +
+                 models::format_bytes(Bytes(x["written_bytes"].get<double>())) + " written, " +
+                 models::format_bytes(Bytes(x["read_bytes"].get<double>())) + " read" +
+                 (x["stripe_groups_lost"].get<size_t>() > 0
+                      ? "; " + std::to_string(x["stripe_groups_lost"].get<size_t>()) +
+                            " stripe groups lost more drives than their parity covers"
+                      : "") +
+                 "\n";
+        } else if (x["count"].get<int>() > 0) {
+          o += "  " + s["name"].get<std::string>() + ": " + std::to_string(x["count"].get<int>()) + " " + component +
+               (x["count"].get<int>() == 1 ? "" : "s") + " out of service for " +
+               models::format_duration(Seconds(x["out_of_service_s"].get<double>())) + " in all\n";
+        }
+    }
   }
   const auto& c = r["cost"];
   o += "\ncost over " + models::format_duration(Seconds(c["horizon_s"])) + "\n";

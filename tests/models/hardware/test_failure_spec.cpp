@@ -3,6 +3,7 @@
 #include "tests/models/scenario/scenario_errors.hpp"
 
 #include "models/hardware/failure_spec.hpp"
+#include "models/hardware/stripe_groups.hpp"
 #include "models/scenario/scenario_parser.hpp"
 
 #include <catch2/catch.hpp>
@@ -142,4 +143,56 @@ TEST_CASE("failures: Weibull lifetimes have the stated mean whatever their shape
     // The standard error of the mean is below 1% of it for these shapes (coefficient of variation <= 1.5).
     CHECK(sum / n == Approx(1000).epsilon(0.02));
   }
+}
+
+TEST_CASE("stripe groups: an array over consecutive drives, a jbof across enclosures at one bay", "[failures]") {
+  StorageSystem array;
+  array.kind = "array";
+  array.servers = 2;
+  array.drives_per_server = 6; // 12 drives
+  array.protection.scheme = "raid6";
+  array.protection.data = 3;
+  array.protection.parity = 2; // width 5: groups 0-4 and 5-11 (the last takes the two left over)
+  CHECK(stripe_group_count(array) == 2);
+  CHECK(stripe_group_of(array, 4) == 0);
+  CHECK(stripe_group_of(array, 5) == 1);
+  CHECK(stripe_group_of(array, 11) == 1);
+  CHECK(stripe_group_drives(array, 1) == std::vector<int>{5, 6, 7, 8, 9, 10, 11});
+
+  StorageSystem jbof;
+  jbof.kind = "jbof";
+  jbof.servers = 5;
+  jbof.drives_per_server = 3;
+  jbof.protection.scheme = "mirror";
+  jbof.protection.data = 1;
+  jbof.protection.parity = 1; // two copies across enclosures: blocks {0,1} and {2,3,4}, one group per bay
+  CHECK(stripe_group_count(jbof) == 6);
+  CHECK(stripe_group_of(jbof, 1) == 1);      // enclosure 0, bay 1
+  CHECK(stripe_group_of(jbof, 3 + 1) == 1);  // enclosure 1, bay 1: the same group
+  CHECK(stripe_group_of(jbof, 12 + 2) == 5); // enclosure 4, bay 2
+  CHECK(stripe_group_drives(jbof, 5) == std::vector<int>{8, 11, 14});
+
+  jbof.protection.parity = 0;
+  CHECK(stripe_group_count(jbof) == 0);
+}
+
+TEST_CASE("protection: rebuild priority and rate, and host-side RAID 5/6 across enclosures", "[failures]") {
+  Json doc = base();
+  doc["storage"]["hot"]["protection"] =
+      Json::parse(R"({"scheme": "mirror", "rebuild_priority": 0.5, "rebuild_rate": "200MB/s"})");
+  auto hot = parsed(doc, "hot");
+  CHECK(hot.protection.rebuild_priority == 0.5);
+  REQUIRE(hot.protection.rebuild_rate);
+  CHECK(hot.protection.rebuild_rate->value == 200e6);
+  doc["storage"]["hot"]["protection"] = Json::parse(R"({"scheme": "raid5", "data": 1})");
+  hot = parsed(doc, "hot");
+  CHECK(hot.protection.parity == 1);
+  CHECK(hot.protection.rebuild_priority == 1.0);
+  CHECK_FALSE(hot.protection.rebuild_rate);
+  doc["storage"]["hot"]["protection"] = Json::parse(R"({"scheme": "raid6", "data": 8})");
+  CHECK_THAT(errors_of(doc), Catch::Contains("/storage/hot/protection: scheme wider than what it spreads over"));
+  doc["storage"]["hot"]["protection"] = Json::parse(R"({"scheme": "none", "rebuild_priority": 2})");
+  CHECK_THAT(errors_of(doc), Catch::Contains("/storage/hot/protection/rebuild_priority: unknown key"));
+  doc["storage"]["hot"]["protection"] = Json::parse(R"({"scheme": "mirror", "rebuild_priority": 0})");
+  CHECK_THAT(errors_of(doc), Catch::Contains("/storage/hot/protection/rebuild_priority: out of range"));
 }

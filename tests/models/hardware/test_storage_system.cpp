@@ -4,12 +4,24 @@
 
 using namespace aisim::models;
 
+namespace {
+
+Protection scheme(const char* name, int data, int parity) {
+  Protection p;
+  p.scheme = name;
+  p.data = data;
+  p.parity = parity;
+  return p;
+}
+
+} // namespace
+
 TEST_CASE("protection schemes: usable fraction and full-stripe write amplification", "[storage]") {
-  Protection raid6{"raid6", 8, 2};
+  const Protection raid6 = scheme("raid6", 8, 2);
   CHECK(raid6.efficiency() == Approx(0.8));
   CHECK(raid6.write_amplification() == Approx(1.25));
   CHECK(raid6.width() == 10);
-  Protection mirror{"mirror", 1, 2}; // three copies
+  const Protection mirror = scheme("mirror", 1, 2); // three copies
   CHECK(mirror.efficiency() == Approx(1.0 / 3));
   CHECK(mirror.write_amplification() == Approx(3.0));
   Protection none;
@@ -47,7 +59,7 @@ TEST_CASE("server bandwidth: drives behind PCIe lanes, protection and the intern
   s.drive_pcie_lanes = 1;
   s.pcie_generation = "gen4";
   s.drives_per_server = 10;
-  s.protection = Protection{"raid6", 8, 2};
+  s.protection = scheme("raid6", 8, 2);
   // Each drive is held to one Gen4 lane; RAID 6 writes 1.25 bytes per byte stored.
   CHECK(s.server_read_bandwidth().value == Approx(10 * 1.96923e9).epsilon(1e-4));
   CHECK(s.server_write_bandwidth().value == Approx(10 * 1.96923e9 / 1.25).epsilon(1e-4));
