@@ -98,6 +98,14 @@ void Lifecycle::move(int from, int to, double bytes, DataClass cls, int job) {
   metrics_->movements.push_back({from, to, cls, bytes, t0, sg4::Engine::get_clock()});
 }
 
+void Lifecycle::data_lost(int storage, double fraction, const std::string& cause) {
+  std::vector<int> items;
+  DataLoss loss{sg4::Engine::get_clock(), storage, cause, fraction, ledger_.destroy(storage, fraction, items), {}};
+  for (int id : items)
+    ++loss.items[static_cast<size_t>(ledger_.class_of(id))];
+  metrics_->data_losses.push_back(loss);
+}
+
 int Lifecycle::acquire(int storage, double bytes, DataClass cls, int job) {
   double now = sg4::Engine::get_clock();
   if (ledger_.fits(storage, now, bytes))

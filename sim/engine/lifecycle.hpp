@@ -63,6 +63,10 @@ public:
   // Deletes an item at once, with no archive (a superseded local checkpoint or production model, a demoted copy).
   void discard(int item);
 
+  // Storage failures destroyed `fraction` of what `storage` holds (sim/engine/storage_failures.hpp): every item
+  // there is damaged, since everything is striped over all its drives. Recorded per data class.
+  void data_lost(int storage, double fraction, const std::string& cause);
+
   void job_started(int job) { running_[job] = true; }
   // The job took its last step (or failed): its dataset's hot copy may be demoted later.
   void job_ended(int job);

@@ -95,6 +95,18 @@ struct GroupLoss {
   int drives_out = 0;
 };
 
+// Data destroyed on one system at one moment: by an unprotected drive, enclosure or file server failing, or a
+// stripe group losing more drives than its parity covers. Bytes and whole items (checkpoints, models, replicas)
+// per data class; a dataset loses the share that was on the lost drives.
+struct DataLoss {
+  double time_s = 0;
+  int storage = -1;
+  std::string cause;   // "drive", "enclosure", "server" or "stripe_group"
+  double fraction = 0; // of everything the system held
+  std::array<double, models::kDataClasses> bytes{};
+  std::array<int, models::kDataClasses> items{};
+};
+
 struct StorageMetrics {
   double read_bytes = 0;
   double write_bytes = 0;
@@ -139,6 +151,7 @@ struct Metrics {
   std::vector<StorageMetrics> storage;
   std::vector<Movement> movements;
   std::vector<CapacityEvent> capacity_events;
+  std::vector<DataLoss> data_losses;
   uint64_t activities = 0; // SimGrid activities started (comms, I/Os, sleeps): the event count reported
 };
 

@@ -34,7 +34,9 @@ RunOutput run_simulation(const models::Scenario& sc, const ProgressCallback& on_
   m.storage.resize(sc.storage.size());
   Lifecycle lifecycle(sc, platform, m);
   lifecycle.start();
-  StorageFailures failures(sc, platform, m);
+  StorageFailures failures(sc, platform, m, [&lifecycle](int storage, double fraction, const std::string& cause) {
+    lifecycle.data_lost(storage, fraction, cause);
+  });
   if (failures.any())
     sg4::Actor::create("storage-failures", platform.servers.front().host, [&failures] { failures(); });
   for (size_t j = 0; j < sc.jobs.size(); ++j) {

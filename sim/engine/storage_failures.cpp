@@ -25,8 +25,9 @@ std::mt19937_64 seeded(uint64_t seed, size_t storage, int stream) {
 
 } // namespace
 
-StorageFailures::StorageFailures(const models::Scenario& sc, const Platform& platform, Metrics& metrics)
-    : sc_(&sc), platform_(&platform), metrics_(&metrics) {
+StorageFailures::StorageFailures(const models::Scenario& sc, const Platform& platform, Metrics& metrics,
+                                 DataLostCallback on_lost)
+    : sc_(&sc), platform_(&platform), metrics_(&metrics), on_lost_(std::move(on_lost)) {
   for (size_t s = 0; s < sc.storage.size(); ++s) {
     const auto& spec = sc.storage[s];
     if (!spec.failures.any())
@@ -159,12 +160,18 @@ void StorageFailures::lose_data(System& sys, int drive) {
     return;
   sys.data_out[drive] = 1;
   ++sys.out_count;
-  if (sys.group_out.empty())
+  if (sys.group_out.empty()) {
+    // Without protection the drive's share of everything on the system is gone (reported once per event).
+    sys.unprotected_loss += 1.0 / static_cast<double>(sys.data_out.size());
     return;
+  }
   const int g = models::stripe_group_of(spec, drive);
   if (++sys.group_out[g] > spec.protection.parity && !sys.group_lost[g]) {
     sys.group_lost[g] = 1;
     metrics_->storage[sys.storage].group_losses.push_back({sg4::Engine::get_clock(), g, sys.group_out[g]});
+    if (on_lost_)
+      on_lost_(sys.storage, static_cast<double>(models::stripe_group_drives(spec, g).size()) / sys.data_out.size(),
+               "stripe_group");
   }
   // What was on the drives out is read as D pieces from the rest of their groups (a mirror reads another copy).
   platform_->read_amplification[sys.storage] =
@@ -302,7 +309,12 @@ void StorageFailures::operator()() {
       continue;
     sg4::this_actor::sleep_until(e.time_s);
     ++metrics_->activities;
+    auto& sys = systems_[e.system];
+    sys.unprotected_loss = 0;
     apply(e);
+    if (sys.unprotected_loss > 0 && on_lost_)
+      on_lost_(sys.storage, sys.unprotected_loss,
+               e.kind == EventKind::drive_fails ? "drive" : models::server_component(sc_->storage[sys.storage].kind));
   }
 }
 

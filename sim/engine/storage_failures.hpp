@@ -16,14 +16,18 @@
 
 #include "models/scenario/scenario.hpp"
 
+#include <functional>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace aisim::sim {
 
 class StorageFailures {
 public:
-  StorageFailures(const models::Scenario& sc, const Platform& platform, Metrics& metrics);
+  // Data lost on a system: `fraction` of what it holds, and why (Lifecycle::data_lost).
+  using DataLostCallback = std::function<void(int storage, double fraction, const std::string& cause)>;
+  StorageFailures(const models::Scenario& sc, const Platform& platform, Metrics& metrics, DataLostCallback on_lost);
   // Whether any system has a failure process (otherwise no actor is needed).
   bool any() const { return !systems_.empty(); }
   void operator()(); // the actor: replays failures and repairs up to the end of the simulated period
@@ -66,6 +70,7 @@ private:
     std::vector<int> group_out;
     std::vector<char> group_lost;
     int out_count = 0;
+    double unprotected_loss = 0; // fraction of the data lost by the event being applied (no protection)
     std::vector<int> first_slot; // by platform server: the first slot it stands for
   };
 
@@ -94,6 +99,7 @@ private:
   const Platform* platform_;
   Metrics* metrics_;
   std::vector<System> systems_;
+  DataLostCallback on_lost_;
   std::vector<Event> queue_; // a min-heap on (time, seq)
   uint64_t seq_ = 0;
 };

@@ -27,6 +27,24 @@ void StorageLedger::release(int id, double now, double at) {
     pending_.push({at, it.storage, it.bytes});
 }
 
+std::array<double, models::kDataClasses> StorageLedger::destroy(int storage, double fraction,
+                                                                std::vector<int>& lost_items) {
+  std::array<double, models::kDataClasses> bytes{};
+  for (size_t id = 0; id < items_.size(); ++id) {
+    auto& it = items_[id];
+    if (it.storage != storage || it.released || it.lost)
+      continue;
+    if (it.cls == DataClass::training_dataset) {
+      bytes[static_cast<size_t>(it.cls)] += it.bytes * fraction;
+      continue;
+    }
+    it.lost = true;
+    bytes[static_cast<size_t>(it.cls)] += it.bytes;
+    lost_items.push_back(static_cast<int>(id));
+  }
+  return bytes;
+}
+
 void StorageLedger::apply_due(double now) {
   while (!pending_.empty() && pending_.top().at <= now) {
     used_[pending_.top().storage] -= pending_.top().bytes;

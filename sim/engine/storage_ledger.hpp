@@ -7,6 +7,7 @@
 
 #include "models/scenario/policies.hpp"
 
+#include <array>
 #include <functional>
 #include <queue>
 #include <vector>
@@ -29,6 +30,15 @@ public:
   bool unpin(int id) { return --items_[id].pins > 0; }
   bool pinned(int id) const { return items_[id].pins > 0; }
 
+  // Data on `storage` destroyed: every item held there loses `fraction` of its bytes (everything is striped over
+  // all the system's drives). A dataset keeps the rest (its lost shard can be fetched again); a checkpoint, model or
+  // replica with a piece gone is unusable and marked lost. Returns the bytes lost per data class; appends the
+  // items marked lost to `lost_items`.
+  std::array<double, models::kDataClasses> destroy(int storage, double fraction, std::vector<int>& lost_items);
+  bool lost(int id) const { return items_[id].lost; }
+  int storage_of(int id) const { return items_[id].storage; }
+  models::DataClass class_of(int id) const { return items_[id].cls; }
+
   double used(int storage, double now);
   double capacity(int storage) const { return capacity_[storage]; }
   bool fits(int storage, double now, double bytes) { return used(storage, now) + bytes <= capacity_[storage] * kSlack; }
@@ -49,6 +59,7 @@ private:
     double created_s;
     int pins = 0;
     bool released = false;
+    bool lost = false;
   };
   struct Pending {
     double at;

@@ -66,7 +66,6 @@ void set_penalty(res::Action& action, const sg4::Host* from, const sg4::Host* to
     from->route_to(to, links, &route_latency);
     ok = route_latency == lat[0];
     layout_checked = ok && lat[0] > 0; // zeros everywhere prove nothing
-
   }
   if (!ok)
     throw std::logic_error("send_weighted: SimGrid's network action does not have the layout of SimGrid 3.32 "

@@ -239,7 +239,32 @@ Json failures_json(const models::Scenario& sc, const Metrics& m) {
       lost.push_back(
           {{"time_s", g.time_s}, {"storage", sc.storage[s].name}, {"group", g.group}, {"drives_out", g.drives_out}});
   }
-  return {{"by_component", by}, {"storage_events", list}, {"rebuilds", rebuilds}, {"stripe_groups_lost", lost}};
+  // Data destroyed, event by event and in all, per data class (bytes, and whole items where an item is lost).
+  Json losses = Json::array();
+  std::array<double, models::kDataClasses> total_bytes{};
+  std::array<int, models::kDataClasses> total_items{};
+  for (const auto& l : m.data_losses) {
+    Json by_class = Json::object();
+    for (int c = 0; c < models::kDataClasses; ++c) {
+      total_bytes[c] += l.bytes[c];
+      total_items[c] += l.items[c];
+      if (l.bytes[c] > 0)
+        by_class[models::data_class_name(static_cast<models::DataClass>(c))] = {{"bytes", l.bytes[c]},
+                                                                                {"items", l.items[c]}};
+    }
+    losses.push_back({{"time_s", l.time_s},
+                      {"storage", sc.storage[l.storage].name},
+                      {"cause", l.cause},
+                      {"fraction", l.fraction},
+                      {"by_class", by_class}});
+  }
+  Json lost_by_class = Json::object();
+  for (int c = 0; c < models::kDataClasses; ++c)
+    if (total_bytes[c] > 0)
+      lost_by_class[models::data_class_name(static_cast<models::DataClass>(c))] = {{"bytes", total_bytes[c]},
+                                                                                   {"items", total_items[c]}};
+  return {{"by_component", by},         {"storage_events", list},     {"rebuilds", rebuilds},
+          {"stripe_groups_lost", lost}, {"data_loss_events", losses}, {"data_lost_by_class", lost_by_class}};
 }
 
 } // namespace
@@ -598,6 +623,17 @@ std::string format_summary(const Json& r, const std::string& results_path) {
                models::format_duration(Seconds(x["out_of_service_s"].get<double>())) + " in all\n";
         }
     }
+  }
+  if (const auto& lost = r["failures"]["data_lost_by_class"]; !lost.empty()) {
+    o += "data lost (" + std::to_string(r["failures"]["data_loss_events"].size()) + " events)";
+    std::string sep = ": ";
+    for (const auto& [cls, x] : lost.items()) {
+      o += sep + cls + " " + models::format_bytes(Bytes(x["bytes"].get<double>()));
+      if (x["items"].get<int>() > 0)
+        o += " (" + std::to_string(x["items"].get<int>()) + " whole)";
+      sep = ", ";
+    }
+    o += "\n";
   }
   const auto& c = r["cost"];
   o += "\ncost over " + models::format_duration(Seconds(c["horizon_s"])) + "\n";
