@@ -129,6 +129,29 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
       auto sample = w.quantity("sample_size", Dimension::bytes, nullptr);
       auto prefetch = w.integer("prefetch_batches", 2, 0, 1024);
       auto restart = w.quantity("restart_time", Dimension::seconds, "10min", Bound::non_negative);
+      // Node failures at set times (what-if), beside the random ones of the group's node_mtbf.
+      std::vector<Seconds> failures_at;
+      bool failures_at_ok = true;
+      if (w.has("failures_at")) {
+        Json* list = w.array("failures_at", true);
+        failures_at_ok = list != nullptr;
+        for (size_t k = 0; list && k < list->size(); ++k) {
+          std::string error;
+          const auto& v = (*list)[k];
+          const auto t =
+              v.is_string() ? parse_quantity(v.get<std::string>(), Dimension::seconds, &error) : std::nullopt;
+          if (!t || *t < 0 || (!failures_at.empty() && *t <= failures_at.back().value)) {
+            diag.error(w.child_pointer("failures_at") + "/" + std::to_string(k),
+                       "not a failure time (expected durations like \"2h\", each after the one before, got " +
+                           json_excerpt(v) + (error.empty() ? "" : ": " + error) + ")");
+            failures_at_ok = false;
+            continue;
+          }
+          failures_at.push_back(Seconds(*t));
+        }
+      } else {
+        w.accept("failures_at");
+      }
       std::optional<double> epochs = 0.0;
       if (w.has("epochs"))
         epochs = w.number("epochs", std::nullopt, 1e-6, 1e9);
@@ -270,7 +293,7 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
       w.finish();
       record_name();
       if (!jname || !kind || !group || !gpus || (!step && !(step_flops && mfu)) || !batch || !sample || !prefetch ||
-          !start || !dataset || !ckpt || !base || !output || !duration_ok)
+          !start || !dataset || !ckpt || !base || !output || !duration_ok || !failures_at_ok)
         continue;
       if (!ng)
         continue;
@@ -287,6 +310,7 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
         job.duration = Seconds(*duration);
       job.epochs = epochs ? *epochs : 0.0;
       job.restart_time = Seconds(restart ? *restart : 600.0);
+      job.failures_at = failures_at;
       job.allreduce_bytes_per_step = Bytes(*allreduce);
       job.dataset = *dataset;
       job.checkpoint = *ckpt;

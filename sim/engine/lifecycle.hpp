@@ -47,15 +47,20 @@ public:
   // Writes one checkpoint of `job` to its checkpoint storage from the calling actor: space, the PFS metadata
   // servers' file creations (one file per rank), the data, and a synchronous replica. `drain_local`: a multilevel
   // drain, reading the checkpoint back from the node-local copy as it writes. Once the checkpoint is whole,
-  // `on_written(write_s)` is told how long the write took; then the asynchronous replica starts, keep-last-K
-  // retires the oldest and every Nth checkpoint goes to evaluation. Returns false when the job must stop (its
-  // storage was full, see policies.on_full).
-  bool write_checkpoint(int job, double bytes, bool drain_local, const std::function<void(double write_s)>& on_written);
+  // `on_written(write_s, item)` is told how long the write took and the checkpoint's ledger item; then the asynchronous
+  // replica starts, keep-last-K retires the oldest and every Nth checkpoint goes to evaluation. Returns false when the
+  // job must stop (its storage was full, see policies.on_full).
+  bool write_checkpoint(int job, double bytes, bool drain_local,
+                        const std::function<void(double write_s, int item)>& on_written);
   // The first level of a multilevel checkpoint: every node writes its shard to its own drives, which keep only
   // the newest. Returns false when it did not fit.
   bool write_local_checkpoint(int job, double bytes);
-  // Every rank reads its shard of the job's checkpoint back (a resuming job, a restart).
-  void restore_checkpoint(int job);
+  // Every rank reads its shard of the job's checkpoint back (a resuming job, a restart), from its checkpoint
+  // storage or, when given, from `storage` (a surviving copy elsewhere).
+  void restore_checkpoint(int job, int storage = -1);
+  // Where a checkpoint can still be read: the system holding the checkpoint itself, else one holding a copy (its
+  // replica or its archive), or -1 when every copy was deleted or destroyed by storage failures.
+  int usable_copy(int item) const;
   // A preprocessing job's output for one phase: space on the output storage as a new dataset, and the write,
   // started; the caller waits for it. Empty when it did not fit.
   std::optional<Transfer> start_output_write(int job, double bytes);
@@ -92,7 +97,10 @@ private:
   // frees later under snapshots or a retention lock. Waits for an evaluation still copying it.
   void retire_checkpoint(int job, int item, int storage, double bytes, double written_s);
   // Copies a checkpoint to the replication target in an actor of its own; the job does not wait.
-  void replicate_in_background(int job, int from, int to, double bytes);
+  void replicate_in_background(int job, int item, int from, int to, double bytes);
+  // A replica or archive copy of checkpoint `item` is complete: it can be restored from, unless the checkpoint
+  // was destroyed while it was being copied.
+  void keep_copy(int item, int copy);
   // When a deleted item's space really frees: later under snapshots or a retention lock.
   double release_time(int storage, double written_s) const;
   void evaluate(int job, int item, int storage, double bytes, bool passes);
@@ -113,6 +121,7 @@ private:
   std::vector<int> local_ckpt_;                              // the multilevel copy on the nodes' drives, by job
   std::vector<std::mt19937_64> rng_;                         // pass/fail draws, by job
   std::map<int, Retirement> deferred_;                       // retirements waiting for an evaluation's copy to finish
+  std::map<int, std::vector<int>> copies_;                   // a checkpoint's replicas and archive, by its item
 };
 
 } // namespace aisim::sim

@@ -9,7 +9,7 @@ namespace sg4 = simgrid::s4u;
 using models::DataClass;
 
 bool Lifecycle::write_checkpoint(int job, double bytes, bool drain_local,
-                                 const std::function<void(double write_s)>& on_written) {
+                                 const std::function<void(double write_s, int item)>& on_written) {
   const double t0 = sg4::Engine::get_clock();
   const auto& spec = sc_->jobs[job];
   const int storage = sc_->storage_index(spec.checkpoint.storage);
@@ -34,7 +34,10 @@ bool Lifecycle::write_checkpoint(int job, double bytes, bool drain_local,
   // Synchronous replication acknowledges a write once the copy is written too.
   const int target = sys.replication ? sc_->storage_index(sys.replication->target) : -1;
   std::optional<Transfer> sync_copy;
-  if (target >= 0 && sys.replication->mode == "sync" && acquire(target, bytes, DataClass::replica, job) >= 0) {
+  if (const int copy =
+          target >= 0 && sys.replication->mode == "sync" ? acquire(target, bytes, DataClass::replica, job) : -1;
+      copy >= 0) {
+    copies_[item].push_back(copy);
     sync_copy.emplace(Transfer::replicate(*sc_, *platform_, storage, target, bytes, *metrics_));
     sync_copy->wait();
   }
@@ -43,8 +46,8 @@ bool Lifecycle::write_checkpoint(int job, double bytes, bool drain_local,
     drain->wait();
   const double write_s = sg4::Engine::get_clock() - t0;
   if (target >= 0 && sys.replication->mode == "async")
-    replicate_in_background(job, storage, target, bytes);
-  on_written(write_s);
+    replicate_in_background(job, item, storage, target, bytes);
+  on_written(write_s, item);
   checkpoint_written(job, {item, bytes, t0}, storage);
   return !failed(job);
 }
@@ -63,22 +66,46 @@ bool Lifecycle::write_local_checkpoint(int job, double bytes) {
   return true;
 }
 
-void Lifecycle::restore_checkpoint(int job) {
+void Lifecycle::restore_checkpoint(int job, int storage) {
   const auto& spec = sc_->jobs[job];
-  Transfer restore(*sc_, *platform_, sc_->storage_index(spec.checkpoint.storage), IoDirection::read,
-                   job_flows(job, spec.checkpoint.size.value), *metrics_);
+  Transfer restore(*sc_, *platform_, storage >= 0 ? storage : sc_->storage_index(spec.checkpoint.storage),
+                   IoDirection::read, job_flows(job, spec.checkpoint.size.value), *metrics_);
   restore.wait();
 }
 
-void Lifecycle::replicate_in_background(int job, int from, int to, double bytes) {
+void Lifecycle::keep_copy(int item, int copy) {
+  // A copy made from a checkpoint that storage failures destroyed meanwhile carries the damage: it is deleted.
+  if (ledger_.lost(item)) {
+    const double now = sg4::Engine::get_clock();
+    ledger_.release(copy, now, now);
+    return;
+  }
+  copies_[item].push_back(copy);
+}
+
+int Lifecycle::usable_copy(int item) const {
+  auto usable = [&](int id) { return !ledger_.lost(id) && !ledger_.released(id); };
+  if (usable(item))
+    return ledger_.storage_of(item);
+  if (auto it = copies_.find(item); it != copies_.end())
+    for (int copy : it->second)
+      if (usable(copy))
+        return ledger_.storage_of(copy);
+  return -1;
+}
+
+void Lifecycle::replicate_in_background(int job, int item, int from, int to, double bytes) {
   // Replicas are kept: the copy is the archive.
-  if (acquire(to, bytes, DataClass::replica, job) < 0)
+  const int copy = acquire(to, bytes, DataClass::replica, job);
+  if (copy < 0)
     return;
   ++metrics_->activities;
-  sg4::Actor::create(sc_->jobs[job].name + "-replicate", sg4::this_actor::get_host(), [this, from, to, bytes] {
-    Transfer copy = Transfer::replicate(*sc_, *platform_, from, to, bytes, *metrics_);
-    copy.wait();
-  });
+  sg4::Actor::create(sc_->jobs[job].name + "-replicate", sg4::this_actor::get_host(),
+                     [this, item, copy, from, to, bytes] {
+                       Transfer t = Transfer::replicate(*sc_, *platform_, from, to, bytes, *metrics_);
+                       t.wait();
+                       keep_copy(item, copy);
+                     });
 }
 
 void Lifecycle::checkpoint_written(int job, const LiveCheckpoint& ckpt, int storage) {
@@ -171,8 +198,10 @@ void Lifecycle::retire_now(int job, int item, int storage, double bytes, double 
   ++metrics_->activities;
   sg4::Actor::create(sc_->jobs[job].name + "-archive", host_of(job),
                      [this, job, item, storage, bytes, written_s, archive] {
-                       if (acquire(archive, bytes, DataClass::archived_checkpoint, job) >= 0)
+                       if (const int copy = acquire(archive, bytes, DataClass::archived_checkpoint, job); copy >= 0) {
                          move(storage, archive, bytes, DataClass::archived_checkpoint, job);
+                         keep_copy(item, copy);
+                       }
                        ledger_.unpin(item);
                        const double now = sg4::Engine::get_clock();
                        ledger_.release(item, now, release_time(storage, written_s));

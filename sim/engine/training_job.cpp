@@ -28,6 +28,15 @@ void TrainingJob::draw_next_failure(double from) {
   next_failure_ = group_->node_mtbf.value > 0
                       ? from + std::exponential_distribution<double>(nodes_ / group_->node_mtbf.value)(failure_rng_)
                       : std::numeric_limits<double>::infinity();
+  // A failure set in the scenario strikes at its time unless a drawn one comes first; those set during a restart
+  // are taken as striking once it is over.
+  const auto& at = job_->failures_at;
+  while (next_scheduled_ < at.size() && at[next_scheduled_].value < from)
+    ++next_scheduled_;
+  if (next_scheduled_ < at.size() && at[next_scheduled_].value <= next_failure_) {
+    next_failure_ = at[next_scheduled_].value;
+    ++next_scheduled_;
+  }
 }
 
 int TrainingJob::dataset_storage() const { return sc_->storage_index(job_->dataset.storage); }
@@ -114,6 +123,19 @@ void TrainingJob::recover() {
   const double t0 = sg4::Engine::get_clock();
   ++jm_->failures;
   ++generation_;
+  // Resume from the newest checkpoint that still has a usable copy; storage failures may have destroyed newer
+  // ones (then more work is lost), or all of them (then the job starts over from its start).
+  int restore_from = -1;
+  if (!durable_.empty()) {
+    const size_t newest = durable_.size();
+    while (!durable_.empty() && (restore_from = lifecycle_->usable_copy(durable_.back().item)) < 0)
+      durable_.pop_back();
+    if (durable_.size() < newest) {
+      ++(durable_.empty() ? jm_->restarts_from_scratch : jm_->restarts_from_older);
+      durable_steps_ = durable_.empty() ? 0 : durable_.back().steps;
+      durable_time_ = durable_.empty() ? job_->start.value : durable_.back().captured_s;
+    }
+  }
   // Compute since the last durable checkpoint is redone: it becomes failure time.
   double lost = 0;
   for (auto it = jm_->segments.rbegin(); it != jm_->segments.rend() && it->start_s >= durable_time_; ++it) {
@@ -125,12 +147,16 @@ void TrainingJob::recover() {
   jm_->compute_gpu_s -= lost;
   jm_->failure_gpu_s += lost;
   jm_->lost_gpu_s += lost;
+  jm_->replay_gpu_s += lost;
   jm_->steps = durable_steps_;
   // Rescheduling and start-up, then every rank reads its shard of the last durable checkpoint (if any).
   sg4::this_actor::sleep_for(job_->restart_time.value);
   ++metrics_->activities;
+  jm_->rescheduling_gpu_s += job_->restart_time.value * job_->gpus;
+  const double reload0 = sg4::Engine::get_clock();
   if (durable_steps_ > 0 || job_->checkpoint.restore_at_start)
-    lifecycle_->restore_checkpoint(index_);
+    lifecycle_->restore_checkpoint(index_, restore_from);
+  jm_->reload_gpu_s += (sg4::Engine::get_clock() - reload0) * job_->gpus;
   add_segment(t0, 0.0, 0.0, 0.0, (sg4::Engine::get_clock() - t0) * job_->gpus);
   durable_time_ = sg4::Engine::get_clock();
   draw_next_failure(durable_time_);
@@ -175,12 +201,15 @@ void TrainingJob::run_phase(int64_t steps, int64_t buffered) {
 
 bool TrainingJob::write_checkpoint(double size, bool drain_local, int64_t at_steps, double captured_s) {
   const int generation = generation_;
-  return lifecycle_->write_checkpoint(index_, size, drain_local, [&](double write_s) {
+  return lifecycle_->write_checkpoint(index_, size, drain_local, [&](double write_s, int item) {
     jm_->checkpoint_write_s.push_back(write_s);
     // A restart can resume from here, unless a failure struck while the write was in flight.
     if (generation == generation_) {
       durable_steps_ = at_steps;
       durable_time_ = captured_s;
+      // Checkpoints deleted everywhere (keep-last-K, no archive) can never be resumed from: forget them.
+      std::erase_if(durable_, [&](const Durable& d) { return lifecycle_->usable_copy(d.item) < 0; });
+      durable_.push_back({at_steps, captured_s, item});
     }
   });
 }
@@ -300,6 +329,7 @@ void TrainingJob::operator()() {
         const double t0 = sg4::Engine::get_clock();
         sg4::this_actor::sleep_until(next_failure_); // the interrupted step, lost
         add_segment(t0, 0.0, 0.0, 0.0, (next_failure_ - t0) * job_->gpus);
+        jm_->replay_gpu_s += (next_failure_ - t0) * job_->gpus;
       }
       recover();
       since_ckpt = 0;

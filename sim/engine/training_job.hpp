@@ -90,7 +90,16 @@ private:
   std::mt19937_64 failure_rng_;
   int64_t durable_steps_ = 0;
   double durable_time_ = 0;
-  int generation_ = 0; // bumped by a failure: writes still in flight from before it never become durable
+  // Checkpoints a restart could resume from, oldest first: the newest is used unless storage failures destroyed
+  // every copy of it, then the newest that survives (Lifecycle::usable_copy).
+  struct Durable {
+    int64_t steps;
+    double captured_s;
+    int item;
+  };
+  std::vector<Durable> durable_;
+  size_t next_scheduled_ = 0; // the next of the job's failures_at still to come
+  int generation_ = 0;        // bumped by a failure: writes still in flight from before it never become durable
 };
 
 } // namespace aisim::sim

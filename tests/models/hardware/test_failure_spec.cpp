@@ -196,3 +196,17 @@ TEST_CASE("protection: rebuild priority and rate, and host-side RAID 5/6 across 
   doc["storage"]["hot"]["protection"] = Json::parse(R"({"scheme": "mirror", "rebuild_priority": 0})");
   CHECK_THAT(errors_of(doc), Catch::Contains("/storage/hot/protection/rebuild_priority: out of range"));
 }
+
+TEST_CASE("failures_at: node failures at set times, in order", "[failures]") {
+  Json doc = base();
+  doc["workloads"][0]["failures_at"] = Json::parse(R"(["1h", "90min"])");
+  auto r = parse_scenario(doc, "s.json", ".");
+  INFO(r.diagnostics.format(true));
+  REQUIRE(r.scenario.has_value());
+  REQUIRE(r.scenario->jobs[0].failures_at.size() == 2);
+  CHECK(r.scenario->jobs[0].failures_at[1].value == 5400.0);
+  doc["workloads"][0]["failures_at"] = Json::parse(R"(["2h", "1h"])");
+  CHECK_THAT(errors_of(doc), Catch::Contains("/workloads/0/failures_at/1: not a failure time"));
+  doc["workloads"][0]["failures_at"] = Json::parse(R"([3600])");
+  CHECK_THAT(errors_of(doc), Catch::Contains("/workloads/0/failures_at/0: not a failure time"));
+}
