@@ -99,11 +99,44 @@ void Lifecycle::move(int from, int to, double bytes, DataClass cls, int job) {
 }
 
 void Lifecycle::data_lost(int storage, double fraction, const std::string& cause) {
+  const double now = sg4::Engine::get_clock();
   std::vector<int> items;
-  DataLoss loss{sg4::Engine::get_clock(), storage, cause, fraction, ledger_.destroy(storage, fraction, items), {}};
-  for (int id : items)
+  std::vector<std::pair<int, double>> datasets;
+  DataLoss loss{now, storage, cause, fraction, ledger_.destroy(storage, fraction, items, datasets), {}, 0.0};
+  for (int id : items) {
     ++loss.items[static_cast<size_t>(ledger_.class_of(id))];
+    // A model is gone once none of its copies is: it must be trained again up to where it came from.
+    const auto m = model_of_.find(id);
+    if (m == model_of_.end() || models_[m->second].destroyed)
+      continue;
+    auto& model = models_[m->second];
+    const bool survives = std::any_of(model.items.begin(), model.items.end(),
+                                      [&](int c) { return !ledger_.lost(c) && !ledger_.released(c); });
+    if (survives)
+      continue;
+    model.destroyed = true;
+    const auto& job = sc_->jobs[model.job];
+    metrics_->model_losses.push_back(
+        {now, model.job, ledger_.class_of(id), job.gpus * std::max(0.0, model.made_from_s - job.start.value)});
+  }
+  // A staged dataset's lost shard is fetched again from its home tier, beside the job.
+  const int home = sc_->storage_index(sc_->policies.tiering.dataset_home);
+  for (const auto& [id, bytes] : datasets) {
+    const int job = ledger_.job_of(id);
+    if (home < 0 || home == storage || job < 0 || staged_item_[job] != id)
+      continue;
+    loss.restaged_bytes += bytes;
+    ++metrics_->activities;
+    sg4::Actor::create(sc_->jobs[job].name + "-restage", host_of(job), [this, home, storage, bytes, job] {
+      move(home, storage, bytes, DataClass::training_dataset, job);
+    });
+  }
   metrics_->data_losses.push_back(loss);
+}
+
+void Lifecycle::add_model_copy(int model, int item) {
+  models_[model].items.push_back(item);
+  model_of_[item] = model;
 }
 
 int Lifecycle::acquire(int storage, double bytes, DataClass cls, int job) {

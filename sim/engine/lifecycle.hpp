@@ -122,6 +122,16 @@ private:
   std::vector<std::mt19937_64> rng_;                         // pass/fail draws, by job
   std::map<int, Retirement> deferred_;                       // retirements waiting for an evaluation's copy to finish
   std::map<int, std::vector<int>> copies_;                   // a checkpoint's replicas and archive, by its item
+  // One validated model and its copies (replica tier, production): destroyed once none of them is usable.
+  struct ModelCopies {
+    int job = -1;
+    double made_from_s = 0; // when the checkpoint it came from was captured
+    std::vector<int> items;
+    bool destroyed = false;
+  };
+  std::vector<ModelCopies> models_;
+  std::map<int, int> model_of_; // ledger item -> models_ index
+  void add_model_copy(int model, int item);
 };
 
 } // namespace aisim::sim

@@ -141,16 +141,22 @@ void Lifecycle::evaluate(int job, int item, int storage, double bytes, bool pass
   ++jm.evaluated;
   if (passes) {
     const int validated = sc_->storage_index(sc_->policies.place(DataClass::validated_model));
-    if (acquire(validated, bytes, DataClass::validated_model, job) >= 0) {
+    if (const int v = acquire(validated, bytes, DataClass::validated_model, job); v >= 0) {
       move(storage, validated, bytes, DataClass::validated_model, job);
       ++jm.validated;
+      const int model = static_cast<int>(models_.size());
+      models_.push_back({job, ledger_.created_s(item), {}, false});
+      add_model_copy(model, v);
       const int copy = sc_->storage_index(sc_->policies.tiering.replicate_validated_to);
-      if (copy >= 0 && acquire(copy, bytes, DataClass::validated_model, job) >= 0)
+      if (const int c = copy >= 0 ? acquire(copy, bytes, DataClass::validated_model, job) : -1; c >= 0) {
         move(validated, copy, bytes, DataClass::validated_model, job);
+        add_model_copy(model, c);
+      }
       if (promotion.production_every > 0 && jm.validated % promotion.production_every == 0) {
         const int prod = sc_->storage_index(sc_->policies.place(DataClass::production_model));
         if (const int p = acquire(prod, bytes, DataClass::production_model, job); p >= 0) {
           move(validated, prod, bytes, DataClass::production_model, job);
+          add_model_copy(model, p);
           ++jm.released;
           // Production keeps the current model and the one before it, for rollback.
           auto& live = production_[job];

@@ -110,6 +110,16 @@ struct DataLoss {
   double fraction = 0; // of everything the system held
   std::array<double, models::kDataClasses> bytes{};
   std::array<int, models::kDataClasses> items{};
+  double restaged_bytes = 0; // dataset shards fetched again from their home tier
+};
+
+// A validated or production model whose every copy was destroyed: what it costs to make again, the GPU time its
+// job spent up to the checkpoint it came from.
+struct ModelLoss {
+  double time_s = 0;
+  int job = -1;
+  models::DataClass cls = models::DataClass::validated_model;
+  double recompute_gpu_s = 0;
 };
 
 struct StorageMetrics {
@@ -157,6 +167,7 @@ struct Metrics {
   std::vector<Movement> movements;
   std::vector<CapacityEvent> capacity_events;
   std::vector<DataLoss> data_losses;
+  std::vector<ModelLoss> model_losses;
   uint64_t activities = 0; // SimGrid activities started (comms, I/Os, sleeps): the event count reported
 };
 

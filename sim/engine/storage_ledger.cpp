@@ -28,7 +28,8 @@ void StorageLedger::release(int id, double now, double at) {
 }
 
 std::array<double, models::kDataClasses> StorageLedger::destroy(int storage, double fraction,
-                                                                std::vector<int>& lost_items) {
+                                                                std::vector<int>& lost_items,
+                                                                std::vector<std::pair<int, double>>& dataset_hits) {
   std::array<double, models::kDataClasses> bytes{};
   for (size_t id = 0; id < items_.size(); ++id) {
     auto& it = items_[id];
@@ -36,6 +37,7 @@ std::array<double, models::kDataClasses> StorageLedger::destroy(int storage, dou
       continue;
     if (it.cls == DataClass::training_dataset) {
       bytes[static_cast<size_t>(it.cls)] += it.bytes * fraction;
+      dataset_hits.emplace_back(static_cast<int>(id), it.bytes * fraction);
       continue;
     }
     it.lost = true;

@@ -34,7 +34,11 @@ public:
   // all the system's drives). A dataset keeps the rest (its lost shard can be fetched again); a checkpoint, model or
   // replica with a piece gone is unusable and marked lost. Returns the bytes lost per data class; appends the
   // items marked lost to `lost_items`.
-  std::array<double, models::kDataClasses> destroy(int storage, double fraction, std::vector<int>& lost_items);
+  // `dataset_hits` gets each dataset hit with the bytes it lost.
+  std::array<double, models::kDataClasses> destroy(int storage, double fraction, std::vector<int>& lost_items,
+                                                   std::vector<std::pair<int, double>>& dataset_hits);
+  double created_s(int id) const { return items_[id].created_s; }
+  int job_of(int id) const { return items_[id].job; }
   bool lost(int id) const { return items_[id].lost; }
   int storage_of(int id) const { return items_[id].storage; }
   models::DataClass class_of(int id) const { return items_[id].cls; }

@@ -256,6 +256,7 @@ Json failures_json(const models::Scenario& sc, const Metrics& m) {
                       {"storage", sc.storage[l.storage].name},
                       {"cause", l.cause},
                       {"fraction", l.fraction},
+                      {"restaged_bytes", l.restaged_bytes},
                       {"by_class", by_class}});
   }
   Json lost_by_class = Json::object();
@@ -263,8 +264,40 @@ Json failures_json(const models::Scenario& sc, const Metrics& m) {
     if (total_bytes[c] > 0)
       lost_by_class[models::data_class_name(static_cast<models::DataClass>(c))] = {{"bytes", total_bytes[c]},
                                                                                    {"items", total_items[c]}};
-  return {{"by_component", by},         {"storage_events", list},     {"rebuilds", rebuilds},
-          {"stripe_groups_lost", lost}, {"data_loss_events", losses}, {"data_lost_by_class", lost_by_class}};
+  Json models_lost = Json::array();
+  double recompute_gpu_s = 0;
+  for (const auto& ml : m.model_losses) {
+    recompute_gpu_s += ml.recompute_gpu_s;
+    models_lost.push_back({{"time_s", ml.time_s},
+                           {"job", sc.jobs[ml.job].name},
+                           {"class", models::data_class_name(ml.cls)},
+                           {"recompute_gpu_hours", ml.recompute_gpu_s / 3600.0}});
+  }
+  // GPU time lost to failures by cause, and its value at the GPU-hour price.
+  double replay = 0, rescheduling = 0, reload = 0;
+  for (const auto& jm : m.jobs) {
+    replay += jm.replay_gpu_s;
+    rescheduling += jm.rescheduling_gpu_s;
+    reload += jm.reload_gpu_s;
+  }
+  const double price = sc.costs.gpu_hour_price.value;
+  Json lost_hours = Json::object(), lost_usd = Json::object();
+  const std::vector<std::pair<const char*, double>> causes{
+      {"replay", replay}, {"rescheduling", rescheduling}, {"reload", reload}, {"model_recompute", recompute_gpu_s}};
+  for (const auto& [cause, gpu_s] : causes) {
+    lost_hours[cause] = gpu_s / 3600.0;
+    lost_usd[cause] = gpu_s / 3600.0 * price;
+  }
+  lost_usd["total"] = (replay + rescheduling + reload + recompute_gpu_s) / 3600.0 * price;
+  return {{"by_component", by},
+          {"lost_gpu_hours", lost_hours},
+          {"lost_usd", lost_usd},
+          {"models_destroyed", models_lost},
+          {"storage_events", list},
+          {"rebuilds", rebuilds},
+          {"stripe_groups_lost", lost},
+          {"data_loss_events", losses},
+          {"data_lost_by_class", lost_by_class}};
 }
 
 } // namespace
@@ -641,6 +674,16 @@ std::string format_summary(const Json& r, const std::string& results_path) {
       sep = ", ";
     }
     o += "\n";
+  }
+  for (const auto& ml : r["failures"]["models_destroyed"])
+    o += "  " + ml["class"].get<std::string>() + " of " + ml["job"].get<std::string>() +
+         " destroyed with every copy at " + models::format_duration(Seconds(ml["time_s"].get<double>())) + ": " +
+         fmt("%.1f", ml["recompute_gpu_hours"].get<double>()) + " GPU-hours to make it again\n";
+  if (const auto& usd = r["failures"]["lost_usd"]; usd["total"].get<double>() > 0) {
+    const auto& h = r["failures"]["lost_gpu_hours"];
+    o += "GPU-hours lost to failures: replay " + fmt("%.1f", h["replay"]) + ", rescheduling " +
+         fmt("%.1f", h["rescheduling"]) + ", reload " + fmt("%.1f", h["reload"]) + ", model recompute " +
+         fmt("%.1f", h["model_recompute"]) + "; worth " + fmt("$%.0f", usd["total"]) + " at the GPU-hour price\n";
   }
   const auto& c = r["cost"];
   o += "\ncost over " + models::format_duration(Seconds(c["horizon_s"])) + "\n";
