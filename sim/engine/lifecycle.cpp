@@ -153,8 +153,9 @@ int Lifecycle::acquire(int storage, double bytes, DataClass cls, int job) {
       return ledger_.add(storage, now, cls, bytes, job);
   } else if (policy == "block_writes") {
     // Space frees when a scheduled release falls due, or when another actor deletes something; look again at
-    // each scheduled release and at least once per time-series bin, until the simulated period ends.
-    const double end = sc_->simulation.duration.value;
+    // each scheduled release and at least once per time-series bin, until the simulated period ends, or for a
+    // running job's own writes until its window ends (its GPUs are the next job's then).
+    const double end = job >= 0 && running_[job] ? metrics_->jobs[job].window_end_s : sc_->simulation.duration.value;
     const double t0 = now;
     while (!ledger_.fits(storage, now, bytes) && now < end) {
       double wake = std::min(end, now + sc_->simulation.timeseries_resolution.value);

@@ -15,6 +15,16 @@ std::vector<UsageEvent> StorageMetrics::usage_in_time_order() const {
 
 void JobMetrics::add_segment(double start_s, double end_s, double compute, double data, double checkpoint,
                              double failure) {
+  // GPU time after the job's window belongs to whoever has the GPUs next (or to nobody, past the simulated
+  // period): the stretch is cut there and its GPU-seconds with it, state by state.
+  if (end_s > window_end_s) {
+    const double kept = start_s >= window_end_s ? 0.0 : (window_end_s - start_s) / (end_s - start_s);
+    compute *= kept;
+    data *= kept;
+    checkpoint *= kept;
+    failure *= kept;
+    end_s = std::max(start_s, window_end_s);
+  }
   compute_gpu_s += compute;
   data_stall_gpu_s += data;
   checkpoint_stall_gpu_s += checkpoint;

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -37,6 +38,7 @@ struct JobMetrics {
   std::vector<double> checkpoint_write_s;
   std::vector<double> checkpoint_stall_s; // what the GPUs waited: the write (sync) or the host copy (async)
   double restore_s = 0;                   // reading the checkpoint the job resumes from
+  double checkpoint_space_wait_s = 0;     // checkpoint writes waiting for space (on_full: block_writes), in all
   double model_load_s = 0;                // a fine-tuning job loading its base model
   double staging_wait_s = 0;              // the job's start held back until its dataset reached the hot tier
   double dataset_read_bytes = 0;          // what the loader read, epochs after the first included
@@ -53,8 +55,10 @@ struct JobMetrics {
   std::vector<models::ServingPeriod> serving;
   double overloaded_s = 0; // serving time during which storage could not keep up with the reads
 
-  // Adds a stretch [start_s, end_s) of the job's GPU time, split by state in GPU-seconds, to the totals and
-  // the segments the time series is built from.
+  // When the job's GPUs stop being its own: its start plus duration, or the end of the simulated period.
+  double window_end_s = std::numeric_limits<double>::infinity();
+  // Adds a stretch [start_s, end_s) of the job's GPU time, cut at window_end_s, split by state in GPU-seconds, to
+  // the totals and the segments the time series is built from.
   void add_segment(double start_s, double end_s, double compute, double data, double checkpoint, double failure);
 };
 

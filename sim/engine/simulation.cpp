@@ -31,6 +31,8 @@ RunOutput run_simulation(const models::Scenario& sc, const ProgressCallback& on_
   out.flow_bounds = models::storage_flow_bounds(sc, net);
   Metrics& m = out.metrics;
   m.jobs.resize(sc.jobs.size());
+  for (size_t j = 0; j < sc.jobs.size(); ++j)
+    m.jobs[j].window_end_s = sc.jobs[j].end_s(sc.simulation.duration.value);
   m.storage.resize(sc.storage.size());
   Lifecycle lifecycle(sc, platform, m);
   lifecycle.start();
@@ -61,9 +63,14 @@ RunOutput run_simulation(const models::Scenario& sc, const ProgressCallback& on_
   engine.run(); // let phases that straddle the end finish, so every GPU-second is accounted for
   // The GPU-time base is the simulated period, stretched only by job phases that straddle its end; background
   // copies (asynchronous replication) may finish later without counting as GPU idle time.
+  // A job's GPU time ends with its window (a phase running past it was cut there, JobMetrics::add_segment), so
+  // GPU time is the simulated period's and jobs that share GPUs one after the other are never counted twice.
   out.simulated_s = duration;
-  for (const auto& jm : m.jobs)
-    out.simulated_s = std::max(out.simulated_s, jm.end_s);
+  out.traffic_s = duration;
+  for (auto& jm : m.jobs) {
+    out.traffic_s = std::max(out.traffic_s, jm.end_s);
+    jm.end_s = std::min(jm.end_s, jm.window_end_s);
+  }
   out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   return out;
 }

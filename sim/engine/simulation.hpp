@@ -16,6 +16,9 @@ struct RunOutput {
   Metrics metrics;
   std::vector<models::FlowBound> flow_bounds; // per storage system
   double simulated_s = 0;
+  // Until the last job phase ended, past the period when one straddles its end: the span the storage traffic
+  // was moved in (mean rates divide by it; GPU time by simulated_s).
+  double traffic_s = 0;
   double wall_s = 0;
 };
 

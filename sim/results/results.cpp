@@ -349,6 +349,7 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
            {"write_s", {{"mean", w.mean}, {"p50", w.p50}, {"p99", w.p99}, {"max", w.max}}},
            {"stall_s", {{"mean", st.mean}, {"max", st.max}}},
            {"restore_s", jm.restore_s},
+           {"space_wait_s", jm.checkpoint_space_wait_s},
            {"interval_s", jm.interval_s.empty() ? 0.0 : jm.interval_s.back()}}},
          {"status", jm.failure.empty() ? "ok" : "failed"},
          {"failure", jm.failure.empty() ? Json() : Json(jm.failure)},
@@ -384,14 +385,14 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
     const auto& sys = sc.storage[s];
     const auto& sm = run.metrics.storage[s];
     peak_used[s] = sm.peak_used_bytes(T);
-    usage.push_back({peak_used[s], sm.read_bytes / T});
+    usage.push_back({peak_used[s], sm.read_bytes / run.traffic_s});
     storage.push_back({{"name", sys.name},
                        {"kind", sys.kind},
                        {"read_bytes", sm.read_bytes},
                        {"write_bytes", sm.write_bytes},
                        {"replicated_in_bytes", sm.replicated_in_bytes},
-                       {"mean_read_Bps", sm.read_bytes / T},
-                       {"mean_write_Bps", sm.write_bytes / T},
+                       {"mean_read_Bps", sm.read_bytes / run.traffic_s},
+                       {"mean_write_Bps", sm.write_bytes / run.traffic_s},
                        {"peak_read_Bps", peak_rate_Bps(sm.transfers, IoDirection::read)},
                        {"peak_write_Bps", peak_rate_Bps(sm.transfers, IoDirection::write)},
                        {"max_flow_Bps", run.flow_bounds[s].read_Bps},

@@ -87,6 +87,19 @@ int contract(const Json& r) {
       need(r, b + "/checkpoints/count", &Json::is_number_integer);
       for (const char* k : {"mean", "p50", "p99", "max"})
         need_non_negative(r, b + "/checkpoints/write_s/" + k);
+      if (!failures) {
+        // Statistics that cannot be true together: quantiles out of order, a mean above the maximum, a job
+        // running past the simulated period.
+        const Json& w = r.at(Json::json_pointer(b + "/checkpoints/write_s"));
+        const double tiny = 1e-9 * (1 + w["max"].get<double>());
+        if (w["p50"].get<double>() > w["p99"].get<double>() + tiny ||
+            w["p99"].get<double>() > w["max"].get<double>() + tiny ||
+            w["mean"].get<double>() > w["max"].get<double>() + tiny)
+          fail(b + "/checkpoints/write_s: p50 <= p99 <= max and mean <= max do not hold: " + w.dump());
+        if (r.contains("sim") &&
+            r.at(Json::json_pointer(b + "/end_s")).get<double>() > r["sim"]["simulated_s"].get<double>() * (1 + 1e-12))
+          fail(b + "/end_s is past the simulated period");
+      }
       need_non_negative(r, b + "/staging_wait_s");
       if (const Json* status = need(r, b + "/status", &Json::is_string);
           status && *status != "ok" && *status != "failed")

@@ -1,6 +1,11 @@
 # Runs one scenario in its own process and checks its results.json against the contract.
+# SETS, when given, is a list of --set assignments applied on the command line.
 file(REMOVE_RECURSE "${OUT}")
-execute_process(COMMAND "${AISIM}" run "${SCENARIO}" --out "${OUT}" --progress none RESULT_VARIABLE rc
+set(extra)
+foreach(s ${SETS})
+  list(APPEND extra --set "${s}")
+endforeach()
+execute_process(COMMAND "${AISIM}" run "${SCENARIO}" --out "${OUT}" --progress none ${extra} RESULT_VARIABLE rc
                 OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "aisim run ${SCENARIO} exited ${rc}\n${out}\n${err}")
