@@ -115,8 +115,7 @@ std::vector<ServerLayout> layout_storage_servers(const models::Scenario& sc, con
     for (int e = 0; e < sys.servers;) {
       const int leaf = net.fabric.leaf_of(net.enclosure_endpoint(storage, e));
       int f = e + 1;
-      // Servers that fail one at a time (storage failures) stay apart, as PFS servers do.
-      while (!full && sys.kind != "pfs" && !sys.failures.any() && f < sys.servers &&
+      while (!full && sys.kind != "pfs" && f < sys.servers &&
              net.fabric.leaf_of(net.enclosure_endpoint(storage, f)) == leaf)
         ++f;
       const std::string name = sys.name + "-" + std::to_string(e) + (f - e > 1 ? "-" + std::to_string(f - 1) : "");
