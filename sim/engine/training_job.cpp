@@ -203,8 +203,10 @@ bool TrainingJob::write_checkpoint(double size, bool drain_local, int64_t at_ste
   const int generation = generation_;
   return lifecycle_->write_checkpoint(index_, size, drain_local, [&](double write_s, int item) {
     jm_->checkpoint_write_s.push_back(write_s);
-    // A restart can resume from here, unless a failure struck while the write was in flight.
-    if (generation == generation_) {
+    // A restart can resume from here, unless a failure struck while the write was in flight: one handled already
+    // (a new generation), or one that struck during a synchronous write and is handled once it returns.
+    const bool interrupted = next_failure_ >= captured_s && next_failure_ <= sg4::Engine::get_clock();
+    if (generation == generation_ && !interrupted) {
       durable_steps_ = at_steps;
       durable_time_ = captured_s;
       // Checkpoints deleted everywhere (keep-last-K, no archive) can never be resumed from: forget them.
