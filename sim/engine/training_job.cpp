@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <optional>
 
 namespace aisim::sim {
@@ -243,7 +244,21 @@ void TrainingJob::run_checkpoint() {
       writer_ = sg4::Actor::create(job_->name + "-checkpoint-drain", sg4::this_actor::get_host(),
                                    [this, size, at_steps, t0] { write_checkpoint(size, true, at_steps, t0); });
   } else {
-    write_checkpoint(size, false, at_steps, t0);
+    // The GPUs wait for the whole write, in an actor of its own so that a node failure ends the wait at its moment
+    // (the job restarts from there; the write, left to finish, never becomes durable).
+    auto done = std::make_shared<bool>(false);
+    auto writer = sg4::Actor::create(job_->name + "-checkpoint-write", sg4::this_actor::get_host(),
+                                     [this, size, at_steps, t0, done] {
+                                       write_checkpoint(size, false, at_steps, t0);
+                                       *done = true;
+                                     });
+    const double now = sg4::Engine::get_clock();
+    if (next_failure_ > now && next_failure_ < job_->end_s(sc_->simulation.duration.value))
+      writer->join(next_failure_ - now);
+    else
+      writer->join();
+    if (!*done)
+      interrupted_.push_back(writer);
   }
   const double stall_s = sg4::Engine::get_clock() - t0;
   prefetch.wait();
@@ -372,9 +387,12 @@ void TrainingJob::operator()() {
 
 void TrainingJob::finish() {
   jm_->end_s = sg4::Engine::get_clock();
-  // The last asynchronous write may still be draining; it uses this object, so it must end first.
+  // The last asynchronous write may still be draining, and writes a failure interrupted may still run; they use
+  // this object, so they must end first.
   if (writer_)
     writer_->join();
+  for (auto& w : interrupted_)
+    w->join();
   lifecycle_->job_ended(index_);
 }
 

@@ -80,10 +80,11 @@ private:
   Metrics* metrics_;
   JobMetrics* jm_;
   simgrid::s4u::ActorPtr writer_; // the asynchronous checkpoint write or multilevel drain in progress, if any
-  int cache_storage_ = -1;        // the local_nvme holding the dataset cache, if any
-  double cache_bytes_ = 0;        // per node
-  double cache_total_ = 0;        // all the job's nodes, at most what they read
-  double cached_ = 0;             // filled so far
+  std::vector<simgrid::s4u::ActorPtr> interrupted_; // synchronous writes a failure interrupted, left to finish
+  int cache_storage_ = -1;                          // the local_nvme holding the dataset cache, if any
+  double cache_bytes_ = 0;                          // per node
+  double cache_total_ = 0;                          // all the job's nodes, at most what they read
+  double cached_ = 0;                               // filled so far
   // Failures: the next one's time (infinite when the group's nodes do not fail), the draws, and what a restart
   // can resume from: the steps and capture time of the last checkpoint whose write completed.
   double next_failure_ = 0;
