@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -150,17 +151,47 @@ void TrainingJob::recover() {
   jm_->lost_gpu_s += lost;
   jm_->replay_gpu_s += lost;
   jm_->steps = durable_steps_;
-  // Rescheduling and start-up, then every rank reads its shard of the last durable checkpoint (if any).
-  sg4::this_actor::sleep_for(job_->restart_time.value);
-  ++metrics_->activities;
-  jm_->rescheduling_gpu_s += job_->restart_time.value * job_->gpus;
-  const double reload0 = sg4::Engine::get_clock();
-  if (durable_steps_ > 0 || job_->checkpoint.restore_at_start)
-    lifecycle_->restore_checkpoint(index_, restore_from);
-  jm_->reload_gpu_s += (sg4::Engine::get_clock() - reload0) * job_->gpus;
+  // Rescheduling and start-up, then every rank reads its shard of the last durable checkpoint (if any). Nodes go
+  // on failing meanwhile: a failure during either starts them over from its moment.
+  draw_next_failure(t0);
+  for (bool restarted = false; !restarted;) {
+    const double r0 = sg4::Engine::get_clock();
+    const bool fails = next_failure_ < window_end_s() && next_failure_ < r0 + job_->restart_time.value;
+    sg4::this_actor::sleep_until(fails ? next_failure_ : r0 + job_->restart_time.value);
+    ++metrics_->activities;
+    jm_->rescheduling_gpu_s += (sg4::Engine::get_clock() - r0) * job_->gpus;
+    if (!fails) {
+      const double reload0 = sg4::Engine::get_clock();
+      restarted = true;
+      if (durable_steps_ > 0 || job_->checkpoint.restore_at_start)
+        restarted = join_until_failure([this, restore_from] { lifecycle_->restore_checkpoint(index_, restore_from); });
+      jm_->reload_gpu_s += (sg4::Engine::get_clock() - reload0) * job_->gpus;
+    }
+    if (!restarted) {
+      ++jm_->failures;
+      draw_next_failure(sg4::Engine::get_clock());
+    }
+  }
   add_segment(t0, 0.0, 0.0, 0.0, (sg4::Engine::get_clock() - t0) * job_->gpus);
   durable_time_ = sg4::Engine::get_clock();
-  draw_next_failure(durable_time_);
+}
+
+double TrainingJob::window_end_s() const { return job_->end_s(sc_->simulation.duration.value); }
+
+bool TrainingJob::join_until_failure(std::function<void()> work) {
+  auto done = std::make_shared<bool>(false);
+  auto actor = sg4::Actor::create(job_->name + "-io", sg4::this_actor::get_host(), [work = std::move(work), done] {
+    work();
+    *done = true;
+  });
+  const double now = sg4::Engine::get_clock();
+  if (next_failure_ > now && next_failure_ < window_end_s())
+    actor->join(next_failure_ - now);
+  else
+    actor->join();
+  if (!*done)
+    interrupted_.push_back(actor);
+  return *done;
 }
 
 void TrainingJob::run_phase(int64_t steps, int64_t buffered) {
@@ -244,21 +275,9 @@ void TrainingJob::run_checkpoint() {
       writer_ = sg4::Actor::create(job_->name + "-checkpoint-drain", sg4::this_actor::get_host(),
                                    [this, size, at_steps, t0] { write_checkpoint(size, true, at_steps, t0); });
   } else {
-    // The GPUs wait for the whole write, in an actor of its own so that a node failure ends the wait at its moment
-    // (the job restarts from there; the write, left to finish, never becomes durable).
-    auto done = std::make_shared<bool>(false);
-    auto writer = sg4::Actor::create(job_->name + "-checkpoint-write", sg4::this_actor::get_host(),
-                                     [this, size, at_steps, t0, done] {
-                                       write_checkpoint(size, false, at_steps, t0);
-                                       *done = true;
-                                     });
-    const double now = sg4::Engine::get_clock();
-    if (next_failure_ > now && next_failure_ < job_->end_s(sc_->simulation.duration.value))
-      writer->join(next_failure_ - now);
-    else
-      writer->join();
-    if (!*done)
-      interrupted_.push_back(writer);
+    // The GPUs wait for the whole write, unless a node failure ends the wait at its moment (the job restarts from
+    // there; the write, left to finish, never becomes durable).
+    join_until_failure([this, size, at_steps, t0] { write_checkpoint(size, false, at_steps, t0); });
   }
   const double stall_s = sg4::Engine::get_clock() - t0;
   prefetch.wait();

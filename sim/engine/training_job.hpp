@@ -12,6 +12,7 @@
 
 #include "models/scenario/scenario.hpp"
 
+#include <functional>
 #include <optional>
 #include <random>
 #include <vector>
@@ -59,6 +60,11 @@ private:
   void recover();
   // Draws the time of the next failure after `from` (infinite when the group's nodes do not fail).
   void draw_next_failure(double from);
+  double window_end_s() const;
+  // Runs `work` (a synchronous checkpoint write, a restore) in an actor of its own and waits for it, or until the
+  // next node failure strikes within the job's window. Returns whether it completed; if not, it is left to finish
+  // in the background (finish() waits for it) and the caller handles the failure now.
+  bool join_until_failure(std::function<void()> work);
   // Where the epoch containing dataset byte `read` ends, in bytes read.
   double epoch_end(double read) const;
   // Steps between checkpoints: fixed, or Daly's interval for the checkpoint cost measured so far.
