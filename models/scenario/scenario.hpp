@@ -132,6 +132,7 @@ struct TrainingJob {
   double epochs = 0;               // > 0: the job ends once it has read the dataset this many times
   Seconds restart_time;            // after a failure: rescheduling and start-up, before the checkpoint is read back
   std::vector<Seconds> failures_at; // node failures at set times (from the simulation's start), in order
+  Seconds detection_time;           // from a failure to its being noticed, before the restart
   Bytes allreduce_bytes_per_step;  // sent (and received) by each GPU per step on the GPU fabric
 
   Bytes batch_bytes() const { return sample_size * static_cast<double>(global_batch); }

@@ -129,6 +129,9 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
       auto sample = w.quantity("sample_size", Dimension::bytes, nullptr);
       auto prefetch = w.integer("prefetch_batches", 2, 0, 1024);
       auto restart = w.quantity("restart_time", Dimension::seconds, "10min", Bound::non_negative);
+      // Until a failure is noticed (a hung collective times out; PyTorch's NCCL default is 10 min); 0 when the
+      // scheduler sees a node die at once.
+      auto detection = w.quantity("detection_time", Dimension::seconds, "0s", Bound::non_negative);
       // Node failures at set times (what-if), beside the random ones of the group's node_mtbf.
       std::vector<Seconds> failures_at;
       bool failures_at_ok = true;
@@ -293,7 +296,7 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
       w.finish();
       record_name();
       if (!jname || !kind || !group || !gpus || (!step && !(step_flops && mfu)) || !batch || !sample || !prefetch ||
-          !start || !dataset || !ckpt || !base || !output || !duration_ok || !failures_at_ok)
+          !start || !dataset || !ckpt || !base || !output || !duration_ok || !failures_at_ok || !detection)
         continue;
       if (!ng)
         continue;
@@ -310,6 +313,7 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
         job.duration = Seconds(*duration);
       job.epochs = epochs ? *epochs : 0.0;
       job.restart_time = Seconds(restart ? *restart : 600.0);
+      job.detection_time = Seconds(detection ? *detection : 0.0);
       job.failures_at = failures_at;
       job.allreduce_bytes_per_step = Bytes(*allreduce);
       job.dataset = *dataset;

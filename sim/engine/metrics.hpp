@@ -29,9 +29,9 @@ struct JobMetrics {
   double failure_gpu_s = 0; // work lost to failures, restarts and restores
   int failures = 0;
   double lost_gpu_s = 0; // of which compute redone after a failure
-  // The failure time as operators see it: work to replay (lost compute and the interrupted step), rescheduling
-  // and start-up (restart_time), reloading the checkpoint.
-  double replay_gpu_s = 0, rescheduling_gpu_s = 0, reload_gpu_s = 0;
+  // The failure time as operators see it: noticing it (detection_time), work to replay (lost compute and the
+  // interrupted step), rescheduling and start-up (restart_time), reloading the checkpoint.
+  double detection_gpu_s = 0, replay_gpu_s = 0, rescheduling_gpu_s = 0, reload_gpu_s = 0;
   int restarts_from_older = 0;    // the newest checkpoint was destroyed: resumed from an older one
   int restarts_from_scratch = 0;  // every checkpoint was destroyed: started over
   std::vector<double> interval_s; // compute time between checkpoints, as chosen (varies with "auto")

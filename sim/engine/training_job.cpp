@@ -153,7 +153,13 @@ void TrainingJob::recover() {
   jm_->steps = durable_steps_;
   // Rescheduling and start-up, then every rank reads its shard of the last durable checkpoint (if any). Nodes go
   // on failing meanwhile: a failure during either starts them over from its moment.
-  draw_next_failure(t0);
+  // The failure is noticed first (a hung collective times out), then the job is rescheduled.
+  if (job_->detection_time.value > 0) {
+    sg4::this_actor::sleep_for(job_->detection_time.value);
+    ++metrics_->activities;
+    jm_->detection_gpu_s += job_->detection_time.value * job_->gpus;
+  }
+  draw_next_failure(sg4::Engine::get_clock());
   for (bool restarted = false; !restarted;) {
     const double r0 = sg4::Engine::get_clock();
     const bool fails = next_failure_ < window_end_s() && next_failure_ < r0 + job_->restart_time.value;

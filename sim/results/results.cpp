@@ -274,21 +274,25 @@ Json failures_json(const models::Scenario& sc, const Metrics& m) {
                            {"recompute_gpu_hours", ml.recompute_gpu_s / 3600.0}});
   }
   // GPU time lost to failures by cause, and its value at the GPU-hour price.
-  double replay = 0, rescheduling = 0, reload = 0;
+  double detection = 0, replay = 0, rescheduling = 0, reload = 0;
   for (const auto& jm : m.jobs) {
+    detection += jm.detection_gpu_s;
     replay += jm.replay_gpu_s;
     rescheduling += jm.rescheduling_gpu_s;
     reload += jm.reload_gpu_s;
   }
   const double price = sc.costs.gpu_hour_price.value;
   Json lost_hours = Json::object(), lost_usd = Json::object();
-  const std::vector<std::pair<const char*, double>> causes{
-      {"replay", replay}, {"rescheduling", rescheduling}, {"reload", reload}, {"model_recompute", recompute_gpu_s}};
+  const std::vector<std::pair<const char*, double>> causes{{"detection", detection},
+                                                           {"replay", replay},
+                                                           {"rescheduling", rescheduling},
+                                                           {"reload", reload},
+                                                           {"model_recompute", recompute_gpu_s}};
   for (const auto& [cause, gpu_s] : causes) {
     lost_hours[cause] = gpu_s / 3600.0;
     lost_usd[cause] = gpu_s / 3600.0 * price;
   }
-  lost_usd["total"] = (replay + rescheduling + reload + recompute_gpu_s) / 3600.0 * price;
+  lost_usd["total"] = (detection + replay + rescheduling + reload + recompute_gpu_s) / 3600.0 * price;
   return {{"by_component", by},
           {"lost_gpu_hours", lost_hours},
           {"lost_usd", lost_usd},
@@ -360,6 +364,7 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
          {"failures",
           {{"count", jm.failures},
            {"lost_gpu_s", jm.lost_gpu_s},
+           {"detection_gpu_s", jm.detection_gpu_s},
            {"replay_gpu_s", jm.replay_gpu_s},
            {"rescheduling_gpu_s", jm.rescheduling_gpu_s},
            {"reload_gpu_s", jm.reload_gpu_s},
@@ -682,9 +687,10 @@ std::string format_summary(const Json& r, const std::string& results_path) {
          fmt("%.1f", ml["recompute_gpu_hours"].get<double>()) + " GPU-hours to make it again\n";
   if (const auto& usd = r["failures"]["lost_usd"]; usd["total"].get<double>() > 0) {
     const auto& h = r["failures"]["lost_gpu_hours"];
-    o += "GPU-hours lost to failures: replay " + fmt("%.1f", h["replay"]) + ", rescheduling " +
-         fmt("%.1f", h["rescheduling"]) + ", reload " + fmt("%.1f", h["reload"]) + ", model recompute " +
-         fmt("%.1f", h["model_recompute"]) + "; worth " + fmt("$%.0f", usd["total"]) + " at the GPU-hour price\n";
+    o += "GPU-hours lost to failures: detection " + fmt("%.1f", h["detection"]) + ", replay " +
+         fmt("%.1f", h["replay"]) + ", rescheduling " + fmt("%.1f", h["rescheduling"]) + ", reload " +
+         fmt("%.1f", h["reload"]) + ", model recompute " + fmt("%.1f", h["model_recompute"]) + "; worth " +
+         fmt("$%.0f", usd["total"]) + " at the GPU-hour price\n";
   }
   const auto& c = r["cost"];
   o += "\ncost over " + models::format_duration(Seconds(c["horizon_s"])) + "\n";
