@@ -6,7 +6,7 @@ JOBS ?= $(shell nproc)
 SCENARIO ?= scenarios/default.json
 MAKEFLAGS += --no-print-directory
 
-.PHONY: all deps configure build run test validate bench clean
+.PHONY: all deps configure build run gui test validate bench clean
 
 all: build
 
@@ -23,6 +23,9 @@ build: configure
 
 run: build
 	$(BUILD_DIR)/bin/aisim run $(SCENARIO)
+
+gui: build
+	$(BUILD_DIR)/bin/aisim-gui $(SCENARIO)
 
 test: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
