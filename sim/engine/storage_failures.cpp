@@ -173,9 +173,7 @@ void StorageFailures::lose_data(System& sys, int drive) {
       on_lost_(sys.storage, static_cast<double>(models::stripe_group_drives(spec, g).size()) / sys.data_out.size(),
                "stripe_group");
   }
-  // What was on the drives out is read as D pieces from the rest of their groups (a mirror reads another copy).
-  platform_->read_amplification[sys.storage] =
-      1.0 + (spec.protection.data - 1.0) * sys.out_count / static_cast<double>(sys.data_out.size());
+  update_read_amplification(sys);
 }
 
 void StorageFailures::restore_data(System& sys, int drive) {
@@ -189,8 +187,29 @@ void StorageFailures::restore_data(System& sys, int drive) {
   const int g = models::stripe_group_of(spec, drive);
   if (--sys.group_out[g] == 0)
     sys.group_lost[g] = 0; // whole again: what is written from now on is protected
-  platform_->read_amplification[sys.storage] =
-      1.0 + (spec.protection.data - 1.0) * sys.out_count / static_cast<double>(sys.data_out.size());
+  update_read_amplification(sys);
+}
+
+void StorageFailures::update_read_amplification(System& sys) {
+  // What was on the drives out is read as D pieces from the rest of their groups (a mirror reads another copy).
+  platform_->read_amplification[sys.storage] = 1.0 + (sc_->storage[sys.storage].protection.data - 1.0) * sys.out_count /
+                                                         static_cast<double>(sys.data_out.size());
+}
+
+std::vector<int> StorageFailures::whole_in_group(const System& sys, int drive) const {
+  const auto& spec = sc_->storage[sys.storage];
+  std::vector<int> whole;
+  for (int m : models::stripe_group_drives(spec, models::stripe_group_of(spec, drive)))
+    if (m != drive && !sys.data_out[m])
+      whole.push_back(m);
+  return whole;
+}
+
+std::vector<int> StorageFailures::drives_of_slot(const System& sys, int slot) {
+  std::vector<int> drives;
+  for (int d = slot * sys.drives_per_slot; d < (slot + 1) * sys.drives_per_slot; ++d)
+    drives.push_back(d);
+  return drives;
 }
 
 void StorageFailures::drives_back(System& sys, const std::vector<int>& drives, const std::string& component,
@@ -213,11 +232,7 @@ void StorageFailures::drives_back(System& sys, const std::vector<int>& drives, c
   // that lost its data, recorded when it happened) it comes back empty.
   std::vector<int> rebuild;
   for (int d : lost) {
-    int whole = 0;
-    if (spec.protection.parity > 0)
-      for (int m : models::stripe_group_drives(spec, models::stripe_group_of(spec, d)))
-        whole += m != d && !sys.data_out[m] ? 1 : 0;
-    if (spec.protection.parity > 0 && whole >= spec.protection.data)
+    if (spec.protection.parity > 0 && static_cast<int>(whole_in_group(sys, d).size()) >= spec.protection.data)
       rebuild.push_back(d);
     else
       restore_data(sys, d);
@@ -275,7 +290,7 @@ void StorageFailures::apply(const Event& e) {
     // An enclosure or file server takes its drives' data with it (it comes back to be rebuilt); an array's drives
     // sit on shelves the other controllers reach.
     if (spec.kind != "array")
-      for (int d = s * sys.drives_per_slot; d < (s + 1) * sys.drives_per_slot; ++d)
+      for (int d : drives_of_slot(sys, s))
         lose_data(sys, d);
     update_server(sys, slot.host);
     break;
@@ -290,12 +305,8 @@ void StorageFailures::apply(const Event& e) {
       slot.active = e.index % sys.members_per_slot;
     draw_failure(e.system, EventKind::member_fails, e.index);
     update_server(sys, slot.host);
-    if (spec.kind != "array") {
-      std::vector<int> drives;
-      for (int d = s * sys.drives_per_slot; d < (s + 1) * sys.drives_per_slot; ++d)
-        drives.push_back(d);
-      drives_back(sys, drives, models::server_component(spec.kind), e.index);
-    }
+    if (spec.kind != "array")
+      drives_back(sys, drives_of_slot(sys, s), models::server_component(spec.kind), e.index);
     break;
   }
   case EventKind::takeover_done:

@@ -89,6 +89,11 @@ private:
   // A drive's data becomes unavailable, or available again.
   void lose_data(System& sys, int drive);
   void restore_data(System& sys, int drive);
+  // Drive bytes read per byte asked on the system, from how many of its drives are out (Platform).
+  void update_read_amplification(System& sys);
+  // The other drives of `drive`'s stripe group that still hold their data: what a rebuild reads from.
+  std::vector<int> whole_in_group(const System& sys, int drive) const;
+  static std::vector<int> drives_of_slot(const System& sys, int slot);
   // A component came back: rebuild its lost drives from their groups (protected), or take them back empty.
   void drives_back(System& sys, const std::vector<int>& drives, const std::string& component, int index);
   // storage_rebuild.cpp: the rebuild's traffic as an actor, and the disk holding a drive.

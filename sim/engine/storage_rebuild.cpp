@@ -6,8 +6,6 @@
 // rest.
 #include "sim/engine/storage_failures.hpp"
 
-#include "models/hardware/stripe_groups.hpp"
-
 #include <algorithm>
 #include <limits>
 
@@ -83,10 +81,7 @@ void StorageFailures::start_rebuild(int system, std::vector<int> drives, const s
   for (int d : drives) {
     generations.push_back(sys.generation[d]);
     add_share(d, true, capacity / kChunks);
-    std::vector<int> whole;
-    for (int m : models::stripe_group_drives(spec, models::stripe_group_of(spec, d)))
-      if (m != d && !sys.data_out[m])
-        whole.push_back(m);
+    const std::vector<int> whole = whole_in_group(sys, d);
     for (int m : whole) { // at least D (StorageFailures::drives_back)
       const double bytes = capacity * p.data / static_cast<double>(whole.size()) / kChunks;
       add_share(m, false, bytes);
