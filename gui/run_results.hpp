@@ -1,0 +1,43 @@
+// What one finished run produced, read back from its results.json and timeseries.csv alone (the same files a
+// planner gets from the CLI), and the headline metrics the window shows and compares against a baseline.
+#pragma once
+
+#include "models/common/json_reader.hpp"
+
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+#include <vector>
+
+namespace aisim::gui {
+
+struct Timeseries {
+  QStringList columns;                     // the CSV header: time_s first
+  std::vector<std::vector<double>> values; // values[column][row]
+  // The column's values, or nullptr when the run has no such column.
+  const std::vector<double>* column(const QString& name) const;
+};
+
+struct RunResults {
+  QString dir;
+  models::Json results;
+  Timeseries timeseries;
+};
+
+// Reads DIR/results.json and DIR/timeseries.csv; on failure says which file and why in `error`.
+std::optional<RunResults> load_run_results(const QString& dir, QString* error);
+
+// A number the planner reads first. `higher_is_better` colours a change against the baseline.
+struct Metric {
+  QString name;
+  double value = 0.0;
+  QString unit; // "%", "s", "GPU-h", "$", "$/GPU-h", "events"
+  bool higher_is_better = false;
+};
+
+std::vector<Metric> headline_metrics(const models::Json& results);
+// The value as the window prints it, with its unit ("99.86 %", "2.45 s", "$21,676,464").
+QString format_metric(const Metric& m);
+
+} // namespace aisim::gui
