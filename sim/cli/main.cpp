@@ -1,5 +1,6 @@
 // The aisim command line: run a scenario, run the validation cases, calibrate a drive.
 #include "sim/cli/calibrate_command.hpp"
+#include "sim/cli/check_command.hpp"
 #include "sim/cli/run_command.hpp"
 #include "sim/cli/validate_command.hpp"
 #include "sim/results/version_info.hpp"
@@ -28,6 +29,14 @@ int main(int argc, char** argv) {
       ->add_option("--progress", progress,
                    "Progress: auto (a bar on a terminal), none, or jsonl (one JSON line per update)")
       ->check(CLI::IsMember({"auto", "none", "jsonl"}));
+
+  CheckCommand check;
+  auto* check_cmd =
+      app.add_subcommand("check", "Check a scenario as `run` would, without simulating (exit 0 usable, 2 errors)");
+  check_cmd->add_option("scenario", check.scenario, "Scenario file (JSON)")->required();
+  check_cmd->add_option("--set", check.sets, "Override a value: /json/pointer=value (repeatable)");
+  check_cmd->add_flag("--json", check.json,
+                      "Print one JSON document: errors and warnings with their pointers, the resolved scenario");
 
   ValidateCommand validate;
   auto* val_cmd = app.add_subcommand("validate", "Run the validation cases and print a table of model vs reference");
@@ -69,6 +78,8 @@ int main(int argc, char** argv) {
       run.progress = modes.at(progress);
       return run_command(run);
     }
+    if (*check_cmd)
+      return check_command(check);
     if (*cal_cmd)
       return calibrate_command(calibrate);
     if (*val_cmd) {

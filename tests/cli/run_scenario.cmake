@@ -22,3 +22,17 @@ file(GLOB leftovers "${OUT}/.*.tmp")
 if(leftovers)
   message(FATAL_ERROR "temporary files left beside the results: ${leftovers}")
 endif()
+
+# `aisim check --json` finds it usable and resolves it to the very document results.json records.
+execute_process(COMMAND "${AISIM}" check "${SCENARIO}" ${extra} --json RESULT_VARIABLE rc OUTPUT_VARIABLE checked
+                ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "aisim check ${SCENARIO} exited ${rc}\n${checked}\n${err}")
+endif()
+file(READ "${OUT}/results.json" results)
+string(JSON resolved GET "${checked}" scenario)
+string(JSON recorded GET "${results}" scenario)
+string(JSON same EQUAL "${resolved}" "${recorded}")
+if(NOT same)
+  message(FATAL_ERROR "aisim check resolves ${SCENARIO} differently from the run's results.json")
+endif()
