@@ -1,14 +1,15 @@
 #include "gui/main_window.hpp"
 
-#include "models/scenario/scenario_parser.hpp"
+#include "gui/parameter_panel.hpp"
 
+#include <QCloseEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QProgressBar>
-#include <QScrollArea>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTableWidget>
@@ -17,33 +18,25 @@
 
 namespace aisim::gui {
 
-namespace {
-
-QScrollArea* scrolled(QWidget* inner) {
-  auto* area = new QScrollArea;
-  area->setWidget(inner);
-  area->setWidgetResizable(true);
-  area->setFrameShape(QFrame::NoFrame);
-  return area;
-}
-
-} // namespace
-
 MainWindow::MainWindow(const QString& cli_path)
-    : summary_(new QLabel), run_message_(new QLabel), metrics_(new QTableWidget(0, 2)), progress_(new QProgressBar),
-      cancel_(new QToolButton),
+    : summary_(new QLabel), panel_(new ParameterPanel), run_message_(new QLabel), metrics_(new QTableWidget(0, 2)),
+      progress_(new QProgressBar), cancel_(new QToolButton),
       runner_(cli_path, Runner::Callbacks{
                             [this](double fraction, double) { progress_->setValue(static_cast<int>(fraction * 1000)); },
                             [this](const QString& dir) { show_results(dir); },
                             [this](const QString& message) { show_failure(message); },
                         }) {
   setWindowTitle("aisim what-if explorer");
-  summary_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
-  summary_->setMargin(12);
   summary_->setTextFormat(Qt::PlainText);
   summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   summary_->setWordWrap(true);
   summary_->setText("No scenario open. File > Open... a scenario file (scenarios/*.json).");
+  panel_->on_edit = [this](const QString& pointer, const QString& text) { change(pointer, text); };
+  panel_->on_revert = [this](const QString& pointer) { revert(pointer); };
+  auto* left = new QWidget;
+  auto* left_layout = new QVBoxLayout(left);
+  left_layout->addWidget(summary_);
+  left_layout->addWidget(panel_, 1);
 
   run_message_->setTextFormat(Qt::PlainText);
   run_message_->setWordWrap(true);
@@ -62,19 +55,27 @@ MainWindow::MainWindow(const QString& cli_path)
   results_layout->addWidget(metrics_, 1);
 
   auto* split = new QSplitter(Qt::Horizontal);
-  split->addWidget(scrolled(summary_));
+  split->addWidget(left);
   split->addWidget(results_panel);
   split->setStretchFactor(0, 1);
-  split->setStretchFactor(1, 2);
+  split->setStretchFactor(1, 1);
   setCentralWidget(split);
 
   auto* file = menuBar()->addMenu("&File");
   file->addAction("&Open...", QKeySequence::Open, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, "Open a scenario", QString(), "Scenarios (*.json)");
-    if (!path.isEmpty())
-      open_scenario(path);
+    if (!isWindowModified() || QMessageBox::question(this, "Open another scenario",
+                                                     "Discard the changes to the open scenario?") == QMessageBox::Yes) {
+      const QString path = QFileDialog::getOpenFileName(this, "Open a scenario", QString(), "Scenarios (*.json)");
+      if (!path.isEmpty())
+        open_scenario(path);
+    }
   });
+  file->addAction("&Save", QKeySequence::Save, [this] { save(); });
+  file->addAction("Save &As...", QKeySequence::SaveAs, [this] { save_as(); });
+  file->addSeparator();
   file->addAction("&Quit", QKeySequence::Quit, [this] { close(); });
+  auto* edit = menuBar()->addMenu("&Edit");
+  edit->addAction("&Revert all changes", [this] { revert_all(); });
   auto* run_menu = menuBar()->addMenu("&Run");
   run_menu->addAction("&Run again", QKeySequence(Qt::Key_F5), [this] { run(); });
   run_menu->addAction("&Cancel run", QKeySequence(Qt::Key_Escape), [this] { cancel_run(); });
@@ -89,43 +90,152 @@ MainWindow::MainWindow(const QString& cli_path)
   statusBar()->addPermanentWidget(cancel_);
   set_running(false);
   statusBar()->showMessage("Ready");
-  resize(1100, 700);
+  resize(1280, 800);
 }
 
 bool MainWindow::open_scenario(const QString& path) {
   runner_.cancel();
   set_running(false);
-  const auto loaded = models::load_scenario(path.toStdString());
-  if (!loaded.scenario) {
-    // The same messages as `aisim check`: file, JSON pointer, what was expected.
-    scenario_path_.clear();
-    summary_->setText("Cannot use " + path + ":\n\n" + QString::fromStdString(loaded.diagnostics.format(false)));
-    statusBar()->showMessage("The scenario has errors");
+  QString error;
+  resolved_ = models::Json::object();
+  panel_->clear();
+  if (!edits_.load(path, &error)) {
+    summary_->setText("Cannot use " + path + ":\n\n" + error);
+    setWindowModified(false);
+    statusBar()->showMessage("The scenario cannot be read");
     return false;
   }
-  scenario_path_ = path;
-  const auto& sc = *loaded.scenario;
-  QString text = QString::fromStdString(sc.name) + "\n" + QFileInfo(path).absoluteFilePath() + "\n\n";
-  text += QString("%1 GPUs in %2 node groups\n").arg(sc.gpu_count()).arg(sc.node_groups.size());
-  text += QString("%1 storage systems:").arg(sc.storage.size());
-  for (const auto& s : sc.storage)
-    text += QString(" %1 (%2)").arg(QString::fromStdString(s.name), QString::fromStdString(s.kind));
-  text += QString("\n%1 workloads, %2 simulated\n")
-              .arg(sc.jobs.size())
-              .arg(QString::fromStdString(models::format_duration(sc.simulation.duration)));
+  setWindowModified(false);
+  return check_and_run();
+}
+
+void MainWindow::show_header() {
+  const auto& r = resolved_;
+  QString text = QFileInfo(edits_.path()).absoluteFilePath();
+  if (r.contains("name") && r["name"].is_string()) {
+    int gpus = 0;
+    if (r.contains("cluster") && r["cluster"].contains("node_groups"))
+      for (const auto& g : r["cluster"]["node_groups"])
+        gpus += g.value("count", 0) * g.value("gpus_per_node", 0);
+    text = QString::fromStdString(r["name"].get<std::string>()) + "  (" + text + ")\n" +
+           QString("%1 GPUs, %2 storage systems, %3 workloads")
+               .arg(gpus)
+               .arg(r.contains("storage") ? r["storage"].size() : 0)
+               .arg(r.contains("workloads") ? r["workloads"].size() : 0);
+    setWindowTitle("aisim what-if explorer: " + QString::fromStdString(r["name"].get<std::string>()) + "[*]");
+  }
   summary_->setText(text);
-  setWindowTitle("aisim what-if explorer: " + QString::fromStdString(sc.name));
-  run();
+}
+
+bool MainWindow::check_and_run() {
+  const auto checked = edits_.check();
+  QSet<QString> edited;
+  for (const auto& p : edits_.edited())
+    edited.insert(p);
+  if (checked.resolved) {
+    resolved_ = *checked.resolved;
+    panel_->show_document(resolved_, edited);
+    panel_->show_diagnostics(checked.diagnostics); // warnings, if any
+    run_message_->hide();
+    show_header();
+    run();
+    return true;
+  }
+  // Not usable: keep the values shown (or, on open, show the file as written) with each problem marked.
+  if (resolved_.empty()) {
+    panel_->show_document(edits_.document(), edited);
+    summary_->setText("Cannot run " + edits_.path() + " as it is: fix the marked values.");
+  }
+  for (const auto& p : edits_.edited())
+    if (const auto text = edits_.edited_text(p))
+      panel_->show_text(p, *text);
+  panel_->show_diagnostics(checked.diagnostics);
+  // Every message in full, as `aisim check` prints it, beside the marks (whose column is narrow).
+  const QString message = "Not run: the scenario has errors (marked in the parameters):\n" +
+                          QString::fromStdString(checked.diagnostics.format(false)).trimmed();
+  run_message_->setText(message);
+  run_message_->setStyleSheet("color: #b00020;");
+  run_message_->show();
+  statusBar()->showMessage("Fix the marked values; the numbers shown are from the last usable scenario");
+  return false;
+}
+
+void MainWindow::change(const QString& pointer, const QString& text) {
+  edits_.set(pointer, text, resolved_);
+  setWindowModified(!edits_.empty());
+  check_and_run();
+}
+
+void MainWindow::revert(const QString& pointer) {
+  edits_.revert(pointer);
+  setWindowModified(!edits_.empty());
+  check_and_run();
+}
+
+void MainWindow::revert_all() {
+  if (edits_.empty())
+    return;
+  edits_.clear();
+  setWindowModified(false);
+  check_and_run();
+}
+
+bool MainWindow::save(const QString& path) {
+  if (edits_.path().isEmpty())
+    return false;
+  const QString target = path.isEmpty() ? edits_.path() : path;
+  QString error;
+  if (!edits_.save(target, &error)) {
+    QMessageBox::warning(this, "Cannot save", error);
+    statusBar()->showMessage("Not saved: " + error);
+    return false;
+  }
+  // The saved file is now the scenario: no changes left over it.
+  if (!edits_.load(target, &error)) {
+    statusBar()->showMessage("Saved, but cannot read it back: " + error);
+    return false;
+  }
+  setWindowModified(false);
+  statusBar()->showMessage("Saved " + target);
+  const auto checked = edits_.check();
+  if (!checked.resolved) // relative drive files no longer found from a new folder, for instance
+    return check_and_run();
+  resolved_ = *checked.resolved;
+  panel_->show_document(resolved_, {});
+  show_header();
   return true;
 }
 
+bool MainWindow::save_as() {
+  if (edits_.path().isEmpty())
+    return false;
+  const QString path = QFileDialog::getSaveFileName(this, "Save the scenario as", edits_.path(), "Scenarios (*.json)");
+  return !path.isEmpty() && save(path);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  if (!isWindowModified()) {
+    event->accept();
+    return;
+  }
+  const auto answer = QMessageBox::question(
+      this, "Unsaved changes", "The scenario has changes that are not saved. Save them before closing?",
+      QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+  if (answer == QMessageBox::Cancel || (answer == QMessageBox::Save && !save()))
+    event->ignore();
+  else
+    event->accept();
+}
+
 void MainWindow::run() {
-  if (scenario_path_.isEmpty())
+  if (edits_.path().isEmpty() || resolved_.empty())
     return;
   set_running(true);
   progress_->setValue(0);
-  statusBar()->showMessage("Running " + QFileInfo(scenario_path_).fileName() + "...");
-  runner_.start(scenario_path_);
+  statusBar()->showMessage("Running " + QFileInfo(edits_.path()).fileName() +
+                           (edits_.empty() ? QString() : QString(" with %1 changes").arg(edits_.sets().size())) +
+                           "...");
+  runner_.start(edits_.path(), edits_.sets());
 }
 
 void MainWindow::cancel_run() {

@@ -1,10 +1,11 @@
-// The explorer's main window: the scenario it works on (File > Open), a run of it in a child process with progress
-// and cancel (Run menu, status bar), and the run's headline numbers. The parameter panel and the charts come in the
-// next steps (gui/README.md).
+// The explorer's main window: the scenario it works on (File > Open, Save), its parameters to change (each change
+// checked by the CLI's own checks and, when usable, run at once in a child process with progress and cancel), and
+// the run's headline numbers. The charts come in the next step (gui/README.md).
 #pragma once
 
 #include "gui/run_results.hpp"
 #include "gui/runner.hpp"
+#include "gui/scenario_edits.hpp"
 
 #include <QMainWindow>
 #include <QString>
@@ -19,13 +20,23 @@ class QToolButton;
 
 namespace aisim::gui {
 
+class ParameterPanel;
+
 class MainWindow : public QMainWindow {
 public:
   explicit MainWindow(const QString& cli_path = default_cli_path());
 
-  // Reads a scenario with the same parser and checks as `aisim`; shows what it holds, or why it cannot be used.
-  // A scenario that parses is run at once. Returns whether it parsed.
+  // Reads a scenario with the same parser and checks as `aisim`; shows its parameters, or why it cannot be used
+  // (then its values as written, with each problem marked, to be fixed here). A usable scenario is run at once.
+  // Returns whether it was usable.
   bool open_scenario(const QString& path);
+  // A changed value, as typed into the panel: checked, and run when the scenario is usable (the tests call it as
+  // the panel does).
+  void change(const QString& pointer, const QString& text);
+  void revert(const QString& pointer);
+  void revert_all();
+  // Writes the scenario with the changes to `path` (the open file when empty); false with a message shown.
+  bool save(const QString& path = {});
   // Runs the open scenario again (a run in progress is cancelled first).
   void run();
   void cancel_run();
@@ -38,14 +49,25 @@ public:
   // The value shown for a headline metric (as printed, with its unit); empty when none is shown.
   QString shown_metric(const QString& name) const;
   Runner& runner() { return runner_; }
+  ParameterPanel& panel() { return *panel_; }
+  const ScenarioEdits& edits() const { return edits_; }
+
+protected:
+  void closeEvent(QCloseEvent* event) override;
 
 private:
+  // Checks the file with the changes; shows the resolved values or the problems; runs when usable.
+  bool check_and_run();
+  void show_header();
+  bool save_as();
   void show_results(const QString& dir);
   void show_failure(const QString& message);
   void set_running(bool running);
 
-  QString scenario_path_;
   QLabel* summary_;
+  ParameterPanel* panel_;
+  ScenarioEdits edits_;
+  models::Json resolved_; // the last usable resolved scenario
   QLabel* run_message_;
   QTableWidget* metrics_;
   QProgressBar* progress_;
