@@ -1,6 +1,7 @@
 #include "gui/main_window.hpp"
 
 #include "gui/parameter_panel.hpp"
+#include "gui/result_charts.hpp"
 
 #include <QCloseEvent>
 #include <QFileDialog>
@@ -10,6 +11,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTableWidget>
@@ -47,18 +49,30 @@ MainWindow::MainWindow(const QString& cli_path)
   metrics_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
   metrics_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
   metrics_->verticalHeader()->hide();
+  metrics_->verticalHeader()->setDefaultSectionSize(metrics_->fontMetrics().height() + 6);
+  metrics_->setWordWrap(false);
   metrics_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   metrics_->setSelectionMode(QAbstractItemView::NoSelection);
+  metrics_->setMinimumWidth(300);
+  charts_ = new ResultCharts(metrics_);
   auto* results_panel = new QWidget;
   auto* results_layout = new QVBoxLayout(results_panel);
+  results_layout->setContentsMargins(0, 0, 0, 0);
   results_layout->addWidget(run_message_);
-  results_layout->addWidget(metrics_, 1);
+  results_layout->addWidget(charts_, 1);
+  // Below about 1100 x 800 the charts keep a readable size and the panel scrolls.
+  auto* results_scroll = new QScrollArea;
+  results_scroll->setWidget(results_panel);
+  results_scroll->setWidgetResizable(true);
+  results_scroll->setFrameShape(QFrame::NoFrame);
+  results_panel->setMinimumSize(960, 760);
 
   auto* split = new QSplitter(Qt::Horizontal);
   split->addWidget(left);
-  split->addWidget(results_panel);
-  split->setStretchFactor(0, 1);
+  split->addWidget(results_scroll);
+  split->setStretchFactor(0, 0);
   split->setStretchFactor(1, 1);
+  split->setSizes({520, 1080});
   setCentralWidget(split);
 
   auto* file = menuBar()->addMenu("&File");
@@ -90,7 +104,7 @@ MainWindow::MainWindow(const QString& cli_path)
   statusBar()->addPermanentWidget(cancel_);
   set_running(false);
   statusBar()->showMessage("Ready");
-  resize(1280, 800);
+  resize(1600, 1000);
 }
 
 bool MainWindow::open_scenario(const QString& path) {
@@ -271,6 +285,7 @@ void MainWindow::show_results(const QString& dir) {
     value->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
     metrics_->setItem(i, 1, value);
   }
+  charts_->show_run(*results_);
   const double wall = results_->results.value("/sim/wall_s"_json_pointer, 0.0);
   statusBar()->showMessage(QString("Simulated in %1 s").arg(wall, 0, 'f', 2));
   if (on_run_settled)

@@ -1,6 +1,6 @@
 // The explorer's main window: the scenario it works on (File > Open, Save), its parameters to change (each change
 // checked by the CLI's own checks and, when usable, run at once in a child process with progress and cancel), and
-// the run's headline numbers. The charts come in the next step (gui/README.md).
+// the run's headline numbers and charts (gui/README.md).
 #pragma once
 
 #include "gui/run_results.hpp"
@@ -21,6 +21,7 @@ class QToolButton;
 namespace aisim::gui {
 
 class ParameterPanel;
+class ResultCharts;
 
 class MainWindow : public QMainWindow {
 public:
@@ -50,6 +51,7 @@ public:
   QString shown_metric(const QString& name) const;
   Runner& runner() { return runner_; }
   ParameterPanel& panel() { return *panel_; }
+  ResultCharts& charts() { return *charts_; }
   const ScenarioEdits& edits() const { return edits_; }
 
 protected:
@@ -70,6 +72,7 @@ private:
   models::Json resolved_; // the last usable resolved scenario
   QLabel* run_message_;
   QTableWidget* metrics_;
+  ResultCharts* charts_;
   QProgressBar* progress_;
   QToolButton* cancel_;
   Runner runner_;

@@ -109,8 +109,8 @@ std::vector<Metric> headline_metrics(const models::Json& r) {
       ckpt_mean = std::max(ckpt_mean, number_at(job, "/checkpoints/write_s/mean"));
       ckpt_p99 = std::max(ckpt_p99, number_at(job, "/checkpoints/write_s/p99"));
     }
-  m.push_back({"checkpoint write, mean (slowest job)", ckpt_mean, "s", false});
-  m.push_back({"checkpoint write, p99 (slowest job)", ckpt_p99, "s", false});
+  m.push_back({"checkpoint write mean (worst job)", ckpt_mean, "s", false});
+  m.push_back({"checkpoint write p99 (worst job)", ckpt_p99, "s", false});
   double lost_hours = 0.0;
   const auto lost = models::Json::json_pointer("/failures/lost_gpu_hours");
   if (r.contains(lost) && r.at(lost).is_object())
