@@ -6,7 +6,7 @@ JOBS ?= $(shell nproc)
 SCENARIO ?= scenarios/default.json
 MAKEFLAGS += --no-print-directory
 
-.PHONY: all deps configure build run gui test validate bench clean
+.PHONY: all deps configure build run gui screenshot test validate bench clean
 
 all: build
 
@@ -26,6 +26,11 @@ run: build
 
 gui: build
 	$(BUILD_DIR)/bin/aisim-gui $(SCENARIO)
+
+# The README's picture of the GUI, drawn offscreen by the GUI itself.
+screenshot: build
+	QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/bin/aisim-gui scenarios/failures.json \
+	    --what-if /workloads/0/checkpoint/interval=10min --screenshot gui/screenshot.png
 
 test: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)

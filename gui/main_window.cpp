@@ -8,10 +8,12 @@
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QScrollArea>
+#include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTableWidget>
@@ -21,7 +23,7 @@
 namespace aisim::gui {
 
 MainWindow::MainWindow(const QString& cli_path)
-    : summary_(new QLabel), panel_(new ParameterPanel), run_message_(new QLabel), metrics_(new QTableWidget(0, 2)),
+    : summary_(new QLabel), panel_(new ParameterPanel), run_message_(new QLabel), metrics_(new QTableWidget(0, 4)),
       progress_(new QProgressBar), cancel_(new QToolButton),
       runner_(cli_path, Runner::Callbacks{
                             [this](double fraction, double) { progress_->setValue(static_cast<int>(fraction * 1000)); },
@@ -45,9 +47,12 @@ MainWindow::MainWindow(const QString& cli_path)
   run_message_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   run_message_->setMargin(8);
   run_message_->hide();
-  metrics_->setHorizontalHeaderLabels({"metric", "value"});
+  metrics_->setHorizontalHeaderLabels({"metric", "value", "baseline", "change"});
   metrics_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
-  metrics_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+  for (int c = 1; c < 4; ++c)
+    metrics_->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+  metrics_->setColumnHidden(2, true);
+  metrics_->setColumnHidden(3, true);
   metrics_->verticalHeader()->hide();
   metrics_->verticalHeader()->setDefaultSectionSize(metrics_->fontMetrics().height() + 6);
   metrics_->setWordWrap(false);
@@ -67,13 +72,13 @@ MainWindow::MainWindow(const QString& cli_path)
   results_scroll->setFrameShape(QFrame::NoFrame);
   results_panel->setMinimumSize(960, 760);
 
-  auto* split = new QSplitter(Qt::Horizontal);
-  split->addWidget(left);
-  split->addWidget(results_scroll);
-  split->setStretchFactor(0, 0);
-  split->setStretchFactor(1, 1);
-  split->setSizes({520, 1080});
-  setCentralWidget(split);
+  split_ = new QSplitter(Qt::Horizontal);
+  split_->addWidget(left);
+  split_->addWidget(results_scroll);
+  split_->setStretchFactor(0, 0);
+  split_->setStretchFactor(1, 1);
+  split_->setSizes({500, 1100});
+  setCentralWidget(split_);
 
   auto* file = menuBar()->addMenu("&File");
   file->addAction("&Open...", QKeySequence::Open, [this] {
@@ -84,6 +89,8 @@ MainWindow::MainWindow(const QString& cli_path)
         open_scenario(path);
     }
   });
+  recent_ = file->addMenu("Open &Recent");
+  QObject::connect(recent_, &QMenu::aboutToShow, [this] { fill_recent_menu(); });
   file->addAction("&Save", QKeySequence::Save, [this] { save(); });
   file->addAction("Save &As...", QKeySequence::SaveAs, [this] { save_as(); });
   file->addSeparator();
@@ -93,6 +100,9 @@ MainWindow::MainWindow(const QString& cli_path)
   auto* run_menu = menuBar()->addMenu("&Run");
   run_menu->addAction("&Run again", QKeySequence(Qt::Key_F5), [this] { run(); });
   run_menu->addAction("&Cancel run", QKeySequence(Qt::Key_Escape), [this] { cancel_run(); });
+  run_menu->addSeparator();
+  run_menu->addAction("&Pin as baseline", QKeySequence(Qt::CTRL | Qt::Key_B), [this] { pin_baseline(); });
+  run_menu->addAction("C&lear baseline", QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B), [this] { clear_baseline(); });
 
   progress_->setRange(0, 1000);
   progress_->setMaximumWidth(240);
@@ -120,6 +130,7 @@ bool MainWindow::open_scenario(const QString& path) {
     return false;
   }
   setWindowModified(false);
+  remember_recent(path);
   return check_and_run();
 }
 
@@ -174,10 +185,10 @@ bool MainWindow::check_and_run() {
   return false;
 }
 
-void MainWindow::change(const QString& pointer, const QString& text) {
+bool MainWindow::change(const QString& pointer, const QString& text) {
   edits_.set(pointer, text, resolved_);
   setWindowModified(!edits_.empty());
-  check_and_run();
+  return check_and_run();
 }
 
 void MainWindow::revert(const QString& pointer) {
@@ -210,6 +221,7 @@ bool MainWindow::save(const QString& path) {
     return false;
   }
   setWindowModified(false);
+  remember_recent(target);
   statusBar()->showMessage("Saved " + target);
   const auto checked = edits_.check();
   if (!checked.resolved) // relative drive files no longer found from a new folder, for instance
@@ -228,17 +240,56 @@ bool MainWindow::save_as() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-  if (!isWindowModified()) {
-    event->accept();
-    return;
+  if (isWindowModified()) {
+    const int answer =
+        ask_unsaved
+            ? ask_unsaved()
+            : QMessageBox::question(this, "Unsaved changes",
+                                    "The scenario has changes that are not saved. Save them before closing?",
+                                    QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Cancel || (answer == QMessageBox::Save && !save())) {
+      event->ignore();
+      return;
+    }
   }
-  const auto answer = QMessageBox::question(
-      this, "Unsaved changes", "The scenario has changes that are not saved. Save them before closing?",
-      QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
-  if (answer == QMessageBox::Cancel || (answer == QMessageBox::Save && !save()))
-    event->ignore();
-  else
-    event->accept();
+  QSettings settings;
+  settings.setValue("window/geometry", saveGeometry());
+  settings.setValue("window/state", saveState());
+  settings.setValue("window/split", split_->saveState());
+  event->accept();
+}
+
+void MainWindow::restore_window_state() {
+  QSettings settings;
+  restoreGeometry(settings.value("window/geometry").toByteArray());
+  restoreState(settings.value("window/state").toByteArray());
+  split_->restoreState(settings.value("window/split").toByteArray());
+}
+
+QStringList MainWindow::recent_files() const { return QSettings().value("recent").toStringList(); }
+
+void MainWindow::remember_recent(const QString& path) {
+  QStringList recent = recent_files();
+  const QString full = QFileInfo(path).absoluteFilePath();
+  recent.removeAll(full);
+  recent.prepend(full);
+  while (recent.size() > 8)
+    recent.removeLast();
+  QSettings().setValue("recent", recent);
+}
+
+void MainWindow::fill_recent_menu() {
+  recent_->clear();
+  const QStringList recent = recent_files();
+  if (recent.isEmpty())
+    recent_->addAction("(none yet)")->setEnabled(false);
+  int n = 0;
+  for (const auto& path : recent)
+    recent_->addAction(QString("&%1 %2").arg(++n).arg(path), [this, path] {
+      if (!isWindowModified() || QMessageBox::question(this, "Open another scenario",
+                                                       "Discard the changes to the open scenario?") == QMessageBox::Yes)
+        open_scenario(path);
+    });
 }
 
 void MainWindow::run() {
@@ -276,20 +327,71 @@ void MainWindow::show_results(const QString& dir) {
   results_ = std::move(loaded);
   run_error_.clear();
   run_message_->hide();
-  const auto metrics = headline_metrics(results_->results);
-  metrics_->setRowCount(static_cast<int>(metrics.size()));
-  for (int i = 0; i < static_cast<int>(metrics.size()); ++i) {
-    const auto& m = metrics[static_cast<std::size_t>(i)];
-    metrics_->setItem(i, 0, new QTableWidgetItem(m.name));
-    auto* value = new QTableWidgetItem(format_metric(m));
-    value->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    metrics_->setItem(i, 1, value);
-  }
+  fill_metrics();
   charts_->show_run(*results_);
   const double wall = results_->results.value("/sim/wall_s"_json_pointer, 0.0);
   statusBar()->showMessage(QString("Simulated in %1 s").arg(wall, 0, 'f', 2));
   if (on_run_settled)
     on_run_settled(true);
+}
+
+// The headline numbers; with a pinned baseline, its values and each change coloured better or worse.
+void MainWindow::fill_metrics() {
+  const auto metrics = results_ ? headline_metrics(results_->results) : std::vector<Metric>{};
+  const auto base = baseline_ ? headline_metrics(baseline_->results) : std::vector<Metric>{};
+  metrics_->setColumnHidden(2, !baseline_);
+  metrics_->setColumnHidden(3, !baseline_);
+  metrics_->clearContents();
+  metrics_->setRowCount(static_cast<int>(metrics.size()));
+  const auto cell = [this](int row, int column, const QString& text) {
+    auto* item = new QTableWidgetItem(text);
+    if (column > 0)
+      item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    metrics_->setItem(row, column, item);
+    return item;
+  };
+  for (std::size_t i = 0; i < metrics.size(); ++i) {
+    const int row = static_cast<int>(i);
+    const auto& m = metrics[i];
+    cell(row, 0, m.name);
+    cell(row, 1, format_metric(m));
+    if (i >= base.size())
+      continue;
+    cell(row, 2, format_metric(base[i]));
+    const auto change = compare_metric(m, base[i]);
+    auto* item = cell(row, 3, change.text);
+    item->setData(Qt::UserRole, change.better);
+    if (change.better != 0) {
+      item->setForeground(change.better > 0 ? QColor("#1b5e20") : QColor("#b00020"));
+      item->setBackground(change.better > 0 ? QColor("#e3f4e5") : QColor("#fde0e0"));
+      item->setToolTip(change.better > 0 ? "better than the baseline" : "worse than the baseline");
+    }
+  }
+}
+
+void MainWindow::pin_baseline() {
+  if (!results_)
+    return;
+  baseline_ = results_;
+  const QString changes = edits_.empty() ? QString("as the file is") : edits_.sets().join(", ");
+  metrics_->horizontalHeaderItem(2)->setToolTip("Pinned: " + changes);
+  fill_metrics();
+  statusBar()->showMessage("Pinned this run as the baseline (" + changes + "); the next runs show their changes");
+}
+
+void MainWindow::clear_baseline() {
+  baseline_.reset();
+  fill_metrics();
+}
+
+QString MainWindow::shown_change(const QString& name, int* better) const {
+  for (int i = 0; i < metrics_->rowCount(); ++i)
+    if (metrics_->item(i, 0) && metrics_->item(i, 0)->text() == name && metrics_->item(i, 3)) {
+      if (better)
+        *better = metrics_->item(i, 3)->data(Qt::UserRole).toInt();
+      return metrics_->item(i, 3)->text();
+    }
+  return {};
 }
 
 void MainWindow::show_failure(const QString& message) {

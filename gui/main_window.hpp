@@ -14,6 +14,8 @@
 #include <optional>
 
 class QLabel;
+class QMenu;
+class QSplitter;
 class QProgressBar;
 class QTableWidget;
 class QToolButton;
@@ -32,8 +34,8 @@ public:
   // Returns whether it was usable.
   bool open_scenario(const QString& path);
   // A changed value, as typed into the panel: checked, and run when the scenario is usable (the tests call it as
-  // the panel does).
-  void change(const QString& pointer, const QString& text);
+  // the panel does). Returns whether the scenario is usable with it.
+  bool change(const QString& pointer, const QString& text);
   void revert(const QString& pointer);
   void revert_all();
   // Writes the scenario with the changes to `path` (the open file when empty); false with a message shown.
@@ -49,7 +51,20 @@ public:
   const QString& run_error() const { return run_error_; }
   // The value shown for a headline metric (as printed, with its unit); empty when none is shown.
   QString shown_metric(const QString& name) const;
+  // What-if: the current run becomes the baseline; later runs show each metric's change against it.
+  void pin_baseline();
+  void clear_baseline();
+  bool has_baseline() const { return baseline_.has_value(); }
+  // The change shown for a metric against the baseline ("same", "+2.45 s (+100.0 %)"); `better` gets +1 (better,
+  // green), -1 (worse, red) or 0. Empty without a baseline.
+  QString shown_change(const QString& name, int* better = nullptr) const;
   Runner& runner() { return runner_; }
+  // Window size and layout as the planner left them last time (QSettings); the screenshot mode keeps the default.
+  void restore_window_state();
+  // The scenarios opened or saved lately, newest first (File > Open Recent).
+  QStringList recent_files() const;
+  // Asked on close with unsaved changes: QMessageBox::Save, Discard or Cancel. A dialog unless set (the tests).
+  std::function<int()> ask_unsaved;
   ParameterPanel& panel() { return *panel_; }
   ResultCharts& charts() { return *charts_; }
   const ScenarioEdits& edits() const { return edits_; }
@@ -65,7 +80,12 @@ private:
   void show_results(const QString& dir);
   void show_failure(const QString& message);
   void set_running(bool running);
+  void fill_metrics();
+  void remember_recent(const QString& path);
+  void fill_recent_menu();
 
+  QSplitter* split_ = nullptr;
+  QMenu* recent_ = nullptr;
   QLabel* summary_;
   ParameterPanel* panel_;
   ScenarioEdits edits_;
@@ -77,6 +97,7 @@ private:
   QToolButton* cancel_;
   Runner runner_;
   std::optional<RunResults> results_;
+  std::optional<RunResults> baseline_;
   QString run_error_;
 };
 

@@ -407,9 +407,8 @@ ChartParts cost_chart(const RunResults& run) {
   add("energy", at(r, "/cost/energy_usd"), true);
   add("storage services", at(r, "/cost/storage_services_usd"), false);
   // Stalled GPU time is priced over the same horizon, at the GPU-hour price; it is a value, not a bill.
-  add("stalled GPUs (value)", at(r, "/cost/gpu_idle_usd"), true);
-  return bar_chart(QString("cost over %1 y (stalled GPU time: its value at the GPU-hour price, not in the total)")
-                       .arg(number(horizon_y, horizon_y < 10 ? 1 : 0)),
+  add("stalled (value)", at(r, "/cost/gpu_idle_usd"), true);
+  return bar_chart(QString("cost over %1 y (stalled: not billed)").arg(number(horizon_y, horizon_y < 10 ? 1 : 0)),
                    parts, {{"$", usd}}, "$", dollars);
 }
 
@@ -425,8 +424,8 @@ ChartParts failures_chart(const RunResults& run) {
       }
   if (causes.isEmpty())
     return {new_chart("GPU-hours lost to failures: none in this run"), nullptr};
-  return bar_chart("GPU-hours lost to failures in the simulated time, by cause", causes, {{"GPU-hours", hours}},
-                   "GPU-h", [](double v) { return number(v, 1) + " GPU-h"; });
+  return bar_chart("GPU-hours lost to failures (simulated time)", causes, {{"GPU-hours", hours}}, "GPU-h",
+                   [](double v) { return number(v, 1) + " GPU-h"; });
 }
 
 } // namespace
@@ -442,13 +441,14 @@ ResultCharts::ResultCharts(QWidget* summary, QWidget* parent) : QWidget(parent) 
     view->setObjectName(title);
     views_.push_back(view);
   }
-  // Three columns: the numbers beside GPU time over time; then storage and checkpoints; then money and failures.
-  grid->addWidget(summary, 0, 0);
-  grid->addWidget(views_[0], 0, 1, 1, 2);
-  grid->addWidget(views_[2], 1, 0);
-  grid->addWidget(views_[3], 1, 1);
+  // Three columns: the numbers (wide enough for a baseline and its changes) and the cost; GPU time over time and
+  // the checkpoints; storage throughput, occupancy and the failures.
+  grid->addWidget(summary, 0, 0, 1, 2);
+  grid->addWidget(views_[1], 0, 2);
+  grid->addWidget(views_[0], 1, 0, 1, 2);
   grid->addWidget(views_[4], 1, 2);
-  grid->addWidget(views_[1], 2, 0, 1, 2);
+  grid->addWidget(views_[2], 2, 0);
+  grid->addWidget(views_[3], 2, 1);
   grid->addWidget(views_[5], 2, 2);
   for (int c = 0; c < 3; ++c)
     grid->setColumnStretch(c, 1);

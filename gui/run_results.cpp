@@ -4,6 +4,7 @@
 #include <QLocale>
 
 #include <algorithm>
+#include <cmath>
 
 namespace aisim::gui {
 
@@ -137,6 +138,31 @@ QString format_metric(const Metric& m) {
   if (m.unit == "%")
     return en.toString(m.value, 'f', 2) + " %";
   return en.toString(m.value, 'f', 2) + " " + m.unit;
+}
+
+} // namespace aisim::gui
+
+namespace aisim::gui {
+
+MetricChange compare_metric(const Metric& now, const Metric& baseline) {
+  if (format_metric(now) == format_metric(baseline))
+    return {"same", 0};
+  const double delta = now.value - baseline.value;
+  const bool up = delta > 0;
+  MetricChange change;
+  change.better = (up == now.higher_is_better) ? 1 : -1;
+  Metric magnitude = now;
+  magnitude.value = std::abs(delta);
+  const QString sign = up ? "+" : "\u2212"; // a minus sign, not a hyphen
+  if (now.unit == "%") {
+    change.text = sign + QLocale(QLocale::English).toString(magnitude.value, 'f', 2) + " pp";
+    return change;
+  }
+  change.text = sign + format_metric(magnitude);
+  if (baseline.value != 0.0)
+    change.text +=
+        " (" + sign + QLocale(QLocale::English).toString(100.0 * std::abs(delta / baseline.value), 'f', 1) + " %)";
+  return change;
 }
 
 } // namespace aisim::gui

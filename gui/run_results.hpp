@@ -40,4 +40,13 @@ std::vector<Metric> headline_metrics(const models::Json& results);
 // The value as the window prints it, with its unit ("99.86 %", "2.45 s", "$21,676,464").
 QString format_metric(const Metric& m);
 
+// A metric of this run against the pinned baseline's: the change as printed ("-0.27 pp", "+2.45 s (+100.0 %)",
+// "+$1,234 (+5.6 %)"; percentages change in percentage points) and whether it is better (+1), worse (-1) or the
+// same as far as the printed values show (0).
+struct MetricChange {
+  QString text;
+  int better = 0;
+};
+MetricChange compare_metric(const Metric& now, const Metric& baseline);
+
 } // namespace aisim::gui

@@ -1,26 +1,25 @@
-# aisim-gui draws its window offscreen and writes it as a PNG: with a good scenario it exits 0, with a bad one 2
-# (the window then shows the parser's messages). Run as a person would look at it, without a display.
+# aisim-gui opens a scenario, runs it, draws its window offscreen and writes it as a PNG, as a person would look at
+# it without a display: exit 0 with results (also after a --what-if change against the pinned baseline), 2 when the
+# scenario or the change has errors (the window then shows the messages).
 set(ENV{QT_QPA_PLATFORM} offscreen)
 file(REMOVE_RECURSE "${OUT}")
 file(MAKE_DIRECTORY "${OUT}")
-foreach(case good bad)
-  set(scenario "${GOOD}")
-  set(want 0)
-  if(case STREQUAL "bad")
-    set(scenario "${BAD}")
-    set(want 2)
-  endif()
-  execute_process(COMMAND "${GUI}" "${scenario}" --screenshot "${OUT}/${case}.png" RESULT_VARIABLE rc
-                  OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+function(shoot name want)
+  execute_process(COMMAND "${GUI}" ${ARGN} --screenshot "${OUT}/${name}.png" RESULT_VARIABLE rc
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
   if(NOT rc EQUAL want)
-    message(FATAL_ERROR "aisim-gui ${scenario}: exit ${rc}, expected ${want}\n${out}${err}")
+    message(FATAL_ERROR "aisim-gui ${ARGN}: exit ${rc}, expected ${want}\n${out}${err}")
   endif()
-  file(READ "${OUT}/${case}.png" head LIMIT 8 HEX)
+  file(READ "${OUT}/${name}.png" head LIMIT 8 HEX)
   if(NOT head STREQUAL "89504e470d0a1a0a")
-    message(FATAL_ERROR "${OUT}/${case}.png is not a PNG (starts with ${head})")
+    message(FATAL_ERROR "${OUT}/${name}.png is not a PNG (starts with ${head})")
   endif()
-  file(SIZE "${OUT}/${case}.png" size)
-  if(size LESS 2000)
-    message(FATAL_ERROR "${OUT}/${case}.png is only ${size} bytes: nothing drawn")
+  file(SIZE "${OUT}/${name}.png" size)
+  if(size LESS 20000)
+    message(FATAL_ERROR "${OUT}/${name}.png is only ${size} bytes: nothing drawn")
   endif()
-endforeach()
+endfunction()
+shoot(good 0 "${GOOD}")
+shoot(bad 2 "${BAD}")
+shoot(what-if 0 "${GOOD}" --what-if /workloads/0/checkpoint/interval=10min)
+shoot(bad-what-if 2 "${GOOD}" --what-if /cluster/node_groups/0/count=-1)
