@@ -17,3 +17,12 @@ for f in scenarios/bench/*.json; do
   awk -v n="$name" -v g="$gpus" -v s="$simulated" -v w="$wall" -v m="$rss_kib" -v e="$events" 'BEGIN {
     printf "%-16s %7d %9.1f %9.2f %11.1f %9d %12.0f\n", n, g, s / 86400, w, m / 1024, e, (w > 0 ? e / w : 0) }'
 done
+
+# The GUI: from a value typed into the parameter panel to the charts redrawn (check, child run, files, charts,
+# paint), on the default scenario, offscreen. Goal: under 0.5 s.
+gui_bench="$(dirname "$aisim")/aisim_gui_latency"
+if [ -x "$gui_bench" ]; then
+  echo
+  printf '%-26s %7s %9s %9s %9s %12s\n' gui changes min_s median_s max_s simulate_s
+  QT_QPA_PLATFORM=offscreen "$gui_bench" "$aisim" scenarios/default.json 10 2> "$out/gui_latency.log"
+fi
