@@ -82,7 +82,9 @@ int main(int argc, char** argv) {
     if (shooting)
       save(ok ? 0 : 3);
   };
-  if (!shooting)
+  if (shooting)
+    window.set_remember(false);
+  else
     window.restore_window_state();
   window.show();
   const bool opened = args.isEmpty() || window.open_scenario(args.front());

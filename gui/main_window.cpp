@@ -96,6 +96,7 @@ MainWindow::MainWindow(const QString& cli_path)
   file->addSeparator();
   file->addAction("&Quit", QKeySequence::Quit, [this] { close(); });
   auto* edit = menuBar()->addMenu("&Edit");
+  edit->addAction("&Undo last change", QKeySequence::Undo, [this] { undo(); });
   edit->addAction("&Revert all changes", [this] { revert_all(); });
   auto* run_menu = menuBar()->addMenu("&Run");
   run_menu->addAction("&Run again", QKeySequence(Qt::Key_F5), [this] { run(); });
@@ -197,6 +198,13 @@ void MainWindow::revert(const QString& pointer) {
   check_and_run();
 }
 
+void MainWindow::undo() {
+  if (!edits_.undo())
+    return;
+  setWindowModified(!edits_.empty());
+  check_and_run();
+}
+
 void MainWindow::revert_all() {
   if (edits_.empty())
     return;
@@ -252,10 +260,12 @@ void MainWindow::closeEvent(QCloseEvent* event) {
       return;
     }
   }
-  QSettings settings;
-  settings.setValue("window/geometry", saveGeometry());
-  settings.setValue("window/state", saveState());
-  settings.setValue("window/split", split_->saveState());
+  if (remember_) {
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", saveState());
+    settings.setValue("window/split", split_->saveState());
+  }
   event->accept();
 }
 
@@ -269,6 +279,8 @@ void MainWindow::restore_window_state() {
 QStringList MainWindow::recent_files() const { return QSettings().value("recent").toStringList(); }
 
 void MainWindow::remember_recent(const QString& path) {
+  if (!remember_)
+    return;
   QStringList recent = recent_files();
   const QString full = QFileInfo(path).absoluteFilePath();
   recent.removeAll(full);

@@ -38,6 +38,8 @@ public:
   bool change(const QString& pointer, const QString& text);
   void revert(const QString& pointer);
   void revert_all();
+  // Takes back the last change (Ctrl+Z): how a change that named no value shown (a misspelt key) is undone.
+  void undo();
   // Writes the scenario with the changes to `path` (the open file when empty); false with a message shown.
   bool save(const QString& path = {});
   // Runs the open scenario again (a run in progress is cancelled first).
@@ -63,6 +65,9 @@ public:
   void restore_window_state();
   // The scenarios opened or saved lately, newest first (File > Open Recent).
   QStringList recent_files() const;
+  // Whether opening, saving and closing update the recent files and the saved window state (the screenshot mode
+  // turns it off: a picture taken by a script is not the planner's session).
+  void set_remember(bool remember) { remember_ = remember; }
   // Asked on close with unsaved changes: QMessageBox::Save, Discard or Cancel. A dialog unless set (the tests).
   std::function<int()> ask_unsaved;
   ParameterPanel& panel() { return *panel_; }
@@ -85,6 +90,7 @@ private:
   void fill_recent_menu();
 
   QSplitter* split_ = nullptr;
+  bool remember_ = true;
   QMenu* recent_ = nullptr;
   QLabel* summary_;
   ParameterPanel* panel_;

@@ -4,6 +4,7 @@
 #include <QClipboard>
 #include <QGuiApplication>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QLineEdit>
 #include <QMenu>
 #include <QScrollBar>
@@ -20,6 +21,7 @@ namespace {
 enum Column { kName = 0, kValue = 1, kUnit = 2, kCheck = 3 };
 constexpr int kPointerRole = Qt::UserRole;
 constexpr int kEditableRole = Qt::UserRole + 1;
+constexpr int kObjectRole = Qt::UserRole + 2; // a group that is a JSON object: keys can be added to it
 
 // Keys the panel leaves out: identity and documentation, not parameters (a name is what other keys refer to).
 bool hidden(const QString& pointer, const QString& key) {
@@ -54,6 +56,9 @@ QTreeWidgetItem* make_item(const QString& key, const QString& pointer, const mod
   item->setData(kName, kPointerRole, pointer);
   item->setToolTip(kName, pointer);
   if (v.is_object() || v.is_array()) {
+    item->setData(kName, kObjectRole, v.is_object());
+    if (v.is_object())
+      item->setToolTip(kName, pointer + " (right-click to add a value here)");
     add_children(item, pointer, v, edited);
     return item;
   }
@@ -243,6 +248,24 @@ ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent), filter_(new Q
   tree_->setContextMenuPolicy(Qt::CustomContextMenu);
   QObject::connect(tree_, &QTreeWidget::customContextMenuRequested, [this](const QPoint& at) {
     auto* item = tree_->itemAt(at);
+    if (item && item->data(kName, kObjectRole).toBool()) {
+      const QString pointer = item->data(kName, kPointerRole).toString();
+      QMenu menu;
+      menu.addAction("Add a value here...", [this, pointer] {
+        bool ok = false;
+        const QString entry =
+            QInputDialog::getText(this, "Add a value",
+                                  "Under " + pointer +
+                                      ", as key=value (the value read as JSON where it parses,\n"
+                                      "e.g. node_mtbf=50000h or failures={\"drives\":{\"repair_time\":\"24h\"}}):",
+                                  QLineEdit::Normal, QString(), &ok);
+        const auto eq = entry.indexOf('=');
+        if (ok && eq > 0)
+          add(pointer, entry.left(eq).trimmed(), entry.mid(eq + 1).trimmed());
+      });
+      menu.exec(tree_->viewport()->mapToGlobal(at));
+      return;
+    }
     if (!item || !item->data(kName, kEditableRole).toBool())
       return;
     const QString pointer = item->data(kName, kPointerRole).toString();
@@ -355,6 +378,18 @@ bool ParameterPanel::edit(const QString& pointer, const QString& text) {
   if (!item || !item->data(kName, kEditableRole).toBool())
     return false;
   item->setText(kValue, text); // itemChanged reports it, as an edit closed by the planner would
+  return true;
+}
+
+bool ParameterPanel::add(const QString& group, const QString& key, const QString& text) {
+  auto* item = find(group);
+  if (!item || !item->data(kName, kObjectRole).toBool() || key.isEmpty())
+    return false;
+  const QString pointer = group + "/" + QString::fromStdString(models::pointer_token(key.toStdString()));
+  QTimer::singleShot(0, tree_, [this, pointer, text] {
+    if (on_edit)
+      on_edit(pointer, text);
+  });
   return true;
 }
 

@@ -42,6 +42,9 @@ public:
   // As if the planner typed `text` into the value at `pointer` (the tests drive the panel this way); false when no
   // such value is shown.
   bool edit(const QString& pointer, const QString& text);
+  // Adds `key` with the value `text` under the group at `group` (an object), reported as an edit of
+  // group/key: how a planner gives a system failures, or a node group an MTBF, that the file does not have.
+  bool add(const QString& group, const QString& key, const QString& text);
   // What the panel shows at `pointer`: its value, its unit, its check message (empty when fine).
   QString value_text(const QString& pointer) const;
   QString unit_text(const QString& pointer) const;

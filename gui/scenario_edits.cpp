@@ -24,12 +24,14 @@ bool ScenarioEdits::load(const QString& path, QString* error) {
   path_ = path;
   file_ = std::move(*doc);
   edits_.clear();
+  history_.clear();
   resolved_ = models::Json::object();
   rebuild();
   return true;
 }
 
 void ScenarioEdits::set(const QString& pointer, const QString& text, const models::Json& resolved) {
+  history_.push_back(edits_);
   const auto it = std::find_if(edits_.begin(), edits_.end(), [&](const auto& e) { return e.first == pointer; });
   if (it != edits_.end())
     it->second = text;
@@ -41,8 +43,18 @@ void ScenarioEdits::set(const QString& pointer, const QString& text, const model
 }
 
 void ScenarioEdits::revert(const QString& pointer) {
+  history_.push_back(edits_);
   std::erase_if(edits_, [&](const auto& e) { return e.first == pointer; });
   rebuild();
+}
+
+bool ScenarioEdits::undo() {
+  if (history_.empty())
+    return false;
+  edits_ = std::move(history_.back());
+  history_.pop_back();
+  rebuild();
+  return true;
 }
 
 std::vector<QString> ScenarioEdits::edited() const {

@@ -27,8 +27,11 @@ public:
   void set(const QString& pointer, const QString& text, const models::Json& resolved);
   // Forgets the change at `pointer` (back to the file's value or default).
   void revert(const QString& pointer);
+  // Takes back the last set() or revert(); false when there is nothing to take back.
+  bool undo();
   void clear() {
     edits_.clear();
+    history_.clear();
     rebuild();
   }
   bool empty() const { return edits_.empty(); }
@@ -57,6 +60,8 @@ private:
   models::Json file_;
   models::Json resolved_ = models::Json::object(); // the last usable resolved scenario
   std::vector<std::pair<QString, QString>> edits_; // pointer, text; one per pointer, in the order first changed
+  // For undo: each set() or revert() with the edits as they were before it.
+  std::vector<std::vector<std::pair<QString, QString>>> history_;
   QStringList sets_;
   models::Json document_;
 };

@@ -150,3 +150,24 @@ TEST_CASE("parameters: Save writes the changes into a file the CLI accepts", "[g
   CHECK_FALSE(doc["storage"]["hot"].contains("protection"));
   CHECK(doc["workloads"][0]["checkpoint"]["interval"] == "30min");
 }
+
+TEST_CASE("parameters: a value the file does not have can be added to a group", "[gui]") {
+  Session s(default_scenario);
+  auto& panel = s.window.panel();
+  REQUIRE(panel.value_text("/storage/hot/failures/drives/repair_time").isEmpty());
+  // Drives that fail (at the drive file's AFR) and are replaced in a day; the parser's defaults appear with them.
+  REQUIRE(panel.add("/storage/hot", "failures", R"({"drives":{"repair_time":"24h"}})"));
+  s.next_run();
+  CHECK(panel.value_text("/storage/hot/failures/drives/repair_time") == "24h");
+  CHECK(panel.value_text("/storage/hot/failures/drives/weibull_shape") == "1.0");
+  CHECK(s.window.results()->results["storage"][0].contains("failures"));
+  // A key the CLI does not know is refused with its message, where it points.
+  REQUIRE(panel.add("/storage/hot", "enclosurs", "6"));
+  REQUIRE(wait_until([&] { return !panel.check_text("/storage/hot").isEmpty(); }));
+  CHECK(panel.check_text("/storage/hot").contains("enclosures"));
+  // Undo takes the misspelt key back (it has no row to reset) and the scenario runs again.
+  s.window.undo();
+  s.next_run();
+  CHECK(panel.check_text("/storage/hot").isEmpty());
+  CHECK(s.window.edits().sets().size() == 1);
+}
