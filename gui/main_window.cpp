@@ -135,6 +135,10 @@ bool MainWindow::open_scenario(const QString& path) {
   return check_and_run();
 }
 
+namespace {
+QString plural(int n, const QString& noun) { return QString("%1 %2%3").arg(n).arg(noun, n == 1 ? "" : "s"); }
+} // namespace
+
 void MainWindow::show_header() {
   const auto& r = resolved_;
   QString text = QFileInfo(edits_.path()).absoluteFilePath();
@@ -143,11 +147,9 @@ void MainWindow::show_header() {
     if (r.contains("cluster") && r["cluster"].contains("node_groups"))
       for (const auto& g : r["cluster"]["node_groups"])
         gpus += g.value("count", 0) * g.value("gpus_per_node", 0);
-    text = QString::fromStdString(r["name"].get<std::string>()) + "  (" + text + ")\n" +
-           QString("%1 GPUs, %2 storage systems, %3 workloads")
-               .arg(gpus)
-               .arg(r.contains("storage") ? r["storage"].size() : 0)
-               .arg(r.contains("workloads") ? r["workloads"].size() : 0);
+    text = QString::fromStdString(r["name"].get<std::string>()) + "  (" + text + ")\n" + plural(gpus, "GPU") + ", " +
+           plural(r.contains("storage") ? int(r["storage"].size()) : 0, "storage system") + ", " +
+           plural(r.contains("workloads") ? int(r["workloads"].size()) : 0, "workload");
     setWindowTitle("aisim what-if explorer: " + QString::fromStdString(r["name"].get<std::string>()) + "[*]");
   }
   summary_->setText(text);

@@ -224,7 +224,7 @@ ChartParts throughput_chart(const RunResults& run) {
   const double simulated = at(run.results, "/sim/simulated_s");
   const TimeUnit unit = time_unit_for(simulated);
   const Steps steps = steps_of(run.timeseries, simulated, unit);
-  auto* chart = new_chart("storage throughput (GB/s)");
+  auto* chart = new_chart("storage throughput (GB/s, mean per timeseries interval)");
   double top = 0.0;
   std::vector<std::pair<QString, const std::vector<double>*>> shown;
   std::size_t colour = 0;
