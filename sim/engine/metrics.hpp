@@ -68,7 +68,7 @@ enum class IoDirection { read, write };
 struct TransferRecord {
   double start_s = 0, end_s = 0, bytes = 0;
   IoDirection direction = IoDirection::read;
-  bool replica = false; // another system's copy arriving, not traffic from the GPUs
+  bool copy = false; // one end of a copy between systems (replication, tiering, staging), not the GPUs' traffic
 };
 
 // One occupancy change of one data class.
@@ -127,9 +127,11 @@ struct ModelLoss {
 };
 
 struct StorageMetrics {
+  // Every byte served and every byte stored, whoever asked: the GPUs, or a copy from or to another system.
   double read_bytes = 0;
   double write_bytes = 0;
-  double replicated_in_bytes = 0; // written here as another system's replica
+  double copied_in_bytes = 0;  // of write_bytes: copies arriving from a system (replicas, staging, archiving)
+  double copied_out_bytes = 0; // of read_bytes: copies leaving for a system
   std::vector<TransferRecord> transfers;
   // Occupancy changes at their times; a deletion may be dated in the future (snapshots, retention lock).
   std::vector<UsageEvent> usage_events;
@@ -175,8 +177,9 @@ struct Metrics {
   uint64_t activities = 0; // SimGrid activities started (comms, I/Os, sleeps): the event count reported
 };
 
-// Highest summed rate of overlapping transfers between the GPUs and a system in one direction (replicas left
-// out), in bytes per second.
+// The highest rate a system is known to have sustained in one direction, in bytes per second: the most bytes of
+// transfers that ran entirely within a window, per second of the window (metrics.cpp says why not the sum of
+// average rates). Every transfer counts: the GPUs' and both ends of copies between systems.
 double peak_rate_Bps(const std::vector<TransferRecord>& transfers, IoDirection direction);
 
 } // namespace aisim::sim

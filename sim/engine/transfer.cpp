@@ -101,7 +101,7 @@ Transfer Transfer::replicate(const models::Scenario& sc, const Platform& platfor
                              Metrics& metrics, bool read_source) {
   Transfer t(to, IoDirection::write, metrics);
   t.bytes_ = bytes;
-  t.replica_ = true;
+  t.source_ = from;
   const auto& src = platform.servers_of_storage[from];
   const auto& dst = platform.servers_of_storage[to];
   const Stripes src_stripes(platform, from), dst_stripes(platform, to);
@@ -151,12 +151,18 @@ void Transfer::wait() {
     c->wait();
   if (disk_actor_)
     disk_actor_->join();
+  const double end_s = sg4::Engine::get_clock();
   auto& sm = metrics_->storage[storage_];
-  if (replica_)
-    sm.replicated_in_bytes += bytes_;
-  else
-    (direction_ == IoDirection::read ? sm.read_bytes : sm.write_bytes) += bytes_;
-  sm.transfers.push_back({start_s_, sg4::Engine::get_clock(), bytes_, direction_, replica_});
+  (direction_ == IoDirection::read ? sm.read_bytes : sm.write_bytes) += bytes_;
+  const bool copy = source_ >= 0;
+  sm.transfers.push_back({start_s_, end_s, bytes_, direction_, copy});
+  if (copy) {
+    sm.copied_in_bytes += bytes_;
+    auto& src = metrics_->storage[source_];
+    src.read_bytes += bytes_;
+    src.copied_out_bytes += bytes_;
+    src.transfers.push_back({start_s_, end_s, bytes_, IoDirection::read, true});
+  }
 }
 
 } // namespace aisim::sim

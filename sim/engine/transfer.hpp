@@ -30,7 +30,8 @@ public:
            const std::vector<Flow>& flows, Metrics& metrics, int files = 0);
   // Copies `bytes` from every server of `from` to every server of `to`, written to `to`'s disks. Replication
   // forwards data as it arrives (`read_source` false); a copy of data at rest (tiering, promotion) also reads
-  // it from `from`'s disks.
+  // it from `from`'s disks. Either way it is recorded at both ends: a read served by `from` (where an object
+  // tier's retrieval is charged) and a write stored on `to`, each also counted as a copy.
   static Transfer replicate(const models::Scenario& sc, const Platform& platform, int from, int to, double bytes,
                             Metrics& metrics, bool read_source = false);
   Transfer(Transfer&&) = default;
@@ -55,11 +56,11 @@ private:
   std::vector<DiskIo> ios_;
   simgrid::s4u::ActorPtr disk_actor_;
   int storage_;
+  int source_ = -1; // a copy's source system; -1 for the GPUs' own traffic
   IoDirection direction_;
   double bytes_ = 0;
   double start_s_ = 0;
   bool done_ = false;
-  bool replica_ = false;
   Metrics* metrics_;
 };
 

@@ -395,7 +395,8 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
                        {"kind", sys.kind},
                        {"read_bytes", sm.read_bytes},
                        {"write_bytes", sm.write_bytes},
-                       {"replicated_in_bytes", sm.replicated_in_bytes},
+                       {"copied_in_bytes", sm.copied_in_bytes},
+                       {"copied_out_bytes", sm.copied_out_bytes},
                        {"mean_read_Bps", sm.read_bytes / run.traffic_s},
                        {"mean_write_Bps", sm.write_bytes / run.traffic_s},
                        {"peak_read_Bps", peak_rate_Bps(sm.transfers, IoDirection::read)},
@@ -592,14 +593,13 @@ std::string format_summary(const Json& r, const std::string& results_path) {
   o += "\nstorage               read      written   peak read    peak write   peak used / capacity\n";
   for (const auto& s : r["storage"]) {
     char buf[256];
-    std::snprintf(
-        buf, sizeof buf, "  %-14s %10s %10s %12s %12s   %s / %s\n", s["name"].get<std::string>().c_str(),
-        models::format_bytes(Bytes(s["read_bytes"])).c_str(),
-        models::format_bytes(Bytes(s["write_bytes"].get<double>() + s["replicated_in_bytes"].get<double>())).c_str(),
-        models::format_rate(BytesPerSecond(s["peak_read_Bps"])).c_str(),
-        models::format_rate(BytesPerSecond(s["peak_write_Bps"])).c_str(),
-        models::format_bytes(Bytes(s["peak_used_bytes"])).c_str(),
-        models::format_bytes(Bytes(s["capacity_bytes"])).c_str());
+    std::snprintf(buf, sizeof buf, "  %-14s %10s %10s %12s %12s   %s / %s\n", s["name"].get<std::string>().c_str(),
+                  models::format_bytes(Bytes(s["read_bytes"])).c_str(),
+                  models::format_bytes(Bytes(s["write_bytes"])).c_str(),
+                  models::format_rate(BytesPerSecond(s["peak_read_Bps"])).c_str(),
+                  models::format_rate(BytesPerSecond(s["peak_write_Bps"])).c_str(),
+                  models::format_bytes(Bytes(s["peak_used_bytes"])).c_str(),
+                  models::format_bytes(Bytes(s["capacity_bytes"])).c_str());
     o += buf;
   }
   for (const auto& j : r["jobs"]) {

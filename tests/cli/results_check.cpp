@@ -111,13 +111,28 @@ int contract(const Json& r) {
     }
   }
   if (const Json* st = need(r, "/storage", &Json::is_array)) {
+    double copied_in = 0, copied_out = 0;
     for (size_t i = 0; i < st->size(); ++i) {
       const std::string b = "/storage/" + std::to_string(i);
       need(r, b + "/name", &Json::is_string);
       need(r, b + "/kind", &Json::is_string);
-      for (const char* k : {"read_bytes", "write_bytes", "peak_read_Bps", "peak_write_Bps", "max_flow_Bps",
-                            "max_flow_write_Bps", "capacity_bytes", "peak_used_bytes"})
+      for (const char* k :
+           {"read_bytes", "write_bytes", "copied_in_bytes", "copied_out_bytes", "peak_read_Bps", "peak_write_Bps",
+            "max_flow_Bps", "max_flow_write_Bps", "capacity_bytes", "peak_used_bytes"})
         need_non_negative(r, b + "/" + k);
+      // A copy is a write on its target and a read on its source: part of each side's totals.
+      const Json& io = r.at(Json::json_pointer(b));
+      if (io.contains("copied_in_bytes") && io.contains("copied_out_bytes")) {
+        if (io["copied_in_bytes"].get<double>() > io["write_bytes"].get<double>() * (1 + 1e-12))
+          fail(b + ": copied_in_bytes exceed write_bytes");
+        if (io["copied_out_bytes"].get<double>() > io["read_bytes"].get<double>() * (1 + 1e-12))
+          fail(b + ": copied_out_bytes exceed read_bytes");
+        copied_in += io["copied_in_bytes"].get<double>();
+        copied_out += io["copied_out_bytes"].get<double>();
+      }
+      if (i + 1 == st->size() && std::fabs(copied_in - copied_out) > 1e-9 * (1 + copied_in))
+        fail("/storage: copies arrived (" + std::to_string(copied_in) + " B) differ from copies sent (" +
+             std::to_string(copied_out) + " B)");
       need(r, b + "/used_by_class", &Json::is_object);
       if (failures)
         continue;

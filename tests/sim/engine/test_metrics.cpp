@@ -4,17 +4,31 @@
 
 using namespace aisim::sim;
 
-TEST_CASE("peak rate sums overlapping transfers of one direction", "[metrics]") {
+TEST_CASE("peak rate: the most bytes moved within a window, per second of it", "[metrics]") {
   std::vector<TransferRecord> t{
       {0, 10, 100, IoDirection::read},  // 10 B/s
-      {5, 10, 100, IoDirection::read},  // 20 B/s, overlaps the first
+      {5, 10, 100, IoDirection::read},  // 20 B/s, overlaps the first: 200 B within [0, 10] is also 20 B/s
       {10, 20, 500, IoDirection::read}, // 50 B/s, starts as the others end
       {0, 1, 1000, IoDirection::write}, // other direction
   };
   CHECK(peak_rate_Bps(t, IoDirection::read) == Approx(50));
   CHECK(peak_rate_Bps(t, IoDirection::write) == Approx(1000));
   t.push_back({12, 14, 200, IoDirection::read}); // 100 B/s inside the 50 B/s one
-  CHECK(peak_rate_Bps(t, IoDirection::read) == Approx(150));
+  CHECK(peak_rate_Bps(t, IoDirection::read) == Approx(100));
+  // Back to back, nothing overlapping: each its own rate.
+  t.push_back({30, 31, 400, IoDirection::read});
+  CHECK(peak_rate_Bps(t, IoDirection::read) == Approx(400));
+}
+
+TEST_CASE("peak rate: transfers taking turns on one link never add up past it", "[metrics]") {
+  // A 100 B/s link: A runs alone for 10 s, shares it with B for 10 s, then B runs alone for 10 s. Each averages
+  // 75 B/s over 20 s, and their averages summed (150 B/s) would be more than the link can move.
+  std::vector<TransferRecord> t{
+      {0, 20, 1500, IoDirection::write},
+      {10, 30, 1500, IoDirection::write},
+  };
+  CHECK(peak_rate_Bps(t, IoDirection::write) == Approx(100)); // 3000 B within [0, 30]
+  CHECK(peak_rate_Bps(t, IoDirection::write) <= 100.0 + 1e-9);
 }
 
 TEST_CASE("occupancy tracks its peak in time order, with deletions dated in the future", "[metrics]") {
