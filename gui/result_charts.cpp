@@ -403,7 +403,9 @@ ChartParts cost_chart(const RunResults& run) {
       usd.push_back(v);
     }
   };
-  add("capex", at(r, "/cost/capex_usd"), true);
+  // The parts of the total over the horizon: the purchase's written-off share, upkeep, power, services.
+  add("capex", at(r, "/cost/capex_amortized_usd"), true);
+  add("maintenance", at(r, "/cost/maintenance_usd"), true);
   add("energy", at(r, "/cost/energy_usd"), true);
   add("storage services", at(r, "/cost/storage_services_usd"), false);
   // Stalled GPU time is priced over the same horizon, at the GPU-hour price; it is a value, not a bill.

@@ -341,6 +341,26 @@ std::string format_duration(Seconds s) {
     std::snprintf(buf, sizeof buf, "%.3g us", v * 1e6);
   return buf;
 }
+std::string format_money(Dollars d) {
+  const double v = std::fabs(d.value);
+  const char* sign = d.value < 0 && v >= 0.005 ? "-" : "";
+  char buf[64];
+  if (v < 0.005)
+    return "$0";
+  if (v < 100) {
+    std::snprintf(buf, sizeof buf, "%s$%.2f", sign, v);
+    return buf;
+  }
+  std::snprintf(buf, sizeof buf, "%.0f", v);
+  std::string digits = buf, grouped;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0)
+      grouped += ',';
+    grouped += digits[i];
+  }
+  return std::string(sign) + "$" + grouped;
+}
+
 std::string format_dollars(Dollars d) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "$%.2f", d.value);

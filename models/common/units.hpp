@@ -109,6 +109,9 @@ template <class Q> std::optional<Q> parse_as(std::string_view text, Dimension d,
 std::string format_bytes(Bytes b);
 std::string format_rate(BytesPerSecond r);
 std::string format_duration(Seconds s);
-std::string format_dollars(Dollars d);
+std::string format_dollars(Dollars d); // "$30000.00": exact, parses back as a quantity
+// Money for people: thousands separators, whole dollars from $100 up ("$21,676,464", "-$1,234"), cents below
+// ("$1.61"). Not for scenario text: the quantity parser reads no separators.
+std::string format_money(Dollars d);
 
 } // namespace aisim::models

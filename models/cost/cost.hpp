@@ -1,9 +1,14 @@
-// Cost: purchase price of what the scenario describes (GPUs, nodes, storage chassis, drives), energy and
-// usage-priced storage over the horizon, the value of stalled GPU time, and the cost of each useful GPU-hour.
+// Cost over the horizon: what is bought (GPUs, nodes, storage chassis, drives), written off over its service life;
+// support and maintenance as a yearly share of the purchase; energy; usage-priced storage (object tiers) on the data
+// actually held and the bytes actually read; the value of stalled GPU time; the cost of each useful GPU-hour. Every
+// figure per component (each node group, each storage system) and, for storage, per data class.
 #pragma once
 
+#include "models/scenario/policies.hpp"
 #include "models/scenario/scenario.hpp"
 
+#include <array>
+#include <string>
 #include <vector>
 
 namespace aisim::models {
@@ -17,27 +22,50 @@ struct GpuTimeSplit {
   double idle = 0;
 };
 
-// What a run measured of each storage system that usage-priced storage (object tiers) bills for.
+// What a run measured of each storage system: what it held and served, averaged over the simulated period.
 struct StorageUsage {
-  double stored_bytes = 0; // peak occupancy: what must be paid for
-  double read_Bps = 0;     // mean read rate over the simulated period
+  double mean_stored_bytes = 0;                     // occupancy averaged over time: what is paid for
+  std::array<double, kDataClasses> mean_by_class{}; // the same per data class
+  double read_Bps = 0;                              // mean read rate (copies to other tiers included)
+};
+
+// One component's money over the horizon. `purchase` is what buying it costs once; the rest is over the horizon.
+struct ComponentCost {
+  std::string name;    // the node group's or storage system's name
+  std::string kind;    // "compute" or the storage kind
+  Dollars purchase;    // bought up front
+  Dollars amortized;   // purchase x horizon / service life
+  Dollars maintenance; // purchase x maintenance share x horizon in years
+  Dollars energy;      // its power x PUE x energy price over the horizon
+  Dollars space;       // object tiers: $/TB-month x bytes held on average x months
+  Dollars retrieval;   // object tiers: (retrieval + egress) $/B x bytes read, scaled to the horizon
+  Dollars total() const { return amortized + maintenance + energy + space + retrieval; }
 };
 
 struct CostBreakdown {
   Seconds horizon;
-  Dollars capex;    // everything bought, written off over the horizon
+  Seconds service_life;
+  Dollars capex;           // purchase of everything
+  Dollars capex_amortized; // its share of the horizon
+  Dollars maintenance;
   Dollars energy;   // IT power x PUE x price over the horizon
-  Dollars services; // object storage: capacity per month and retrieval per byte over the horizon
-  Dollars opex;     // energy + services
+  Dollars services; // object storage: space and retrieval
+  Dollars opex;     // maintenance + energy + services
   Dollars gpu_idle; // GPU-hours not computing x gpu_hour_price: the value lost to stalls and idling
-  Dollars total;    // capex + opex; gpu_idle is a share of what is already paid, so it is not added
+  Dollars total;    // capex_amortized + opex; gpu_idle is a share of what is already paid, so not added
   double usd_per_useful_gpu_hour = 0;
   double useful_gpu_hours = 0;
+  std::vector<ComponentCost> components; // node groups first, then storage systems, in scenario order
+  // Storage cost per data class: each system's total shared by the classes' average share of its capacity; the
+  // capacity no class used is `unused`, an object tier's retrieval is `retrieval`.
+  std::array<Dollars, kDataClasses> storage_by_class{};
+  Dollars storage_unused;
+  Dollars storage_retrieval;
 };
 
 // The simulated period is taken as representative of the whole horizon: its GPU-time split is applied to every
-// GPU-hour of the horizon. Busy GPUs draw their board power, stalled or idle ones `idle_power_fraction` of it.
-// `usage` has one entry per storage system, in scenario order.
+// GPU-hour of the horizon. Busy GPUs draw their board power, stalled or idle ones `kGpuIdlePowerFraction` of it.
+// `usage` has one entry per storage system, in scenario order (missing entries: nothing held or read).
 CostBreakdown compute_cost(const Scenario& sc, const GpuTimeSplit& split, const std::vector<StorageUsage>& usage);
 
 // What one storage system costs to buy (chassis, controllers or servers, drives) and draws.

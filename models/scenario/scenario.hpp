@@ -128,12 +128,12 @@ struct TrainingJob {
   BaseModel base_model;      // fine_tuning only
   DatasetOutput output;      // preprocessing only
   Seconds start;
-  std::optional<Seconds> duration; // absent: runs until the simulated period ends
-  double epochs = 0;               // > 0: the job ends once it has read the dataset this many times
-  Seconds restart_time;            // after a failure: rescheduling and start-up, before the checkpoint is read back
+  std::optional<Seconds> duration;  // absent: runs until the simulated period ends
+  double epochs = 0;                // > 0: the job ends once it has read the dataset this many times
+  Seconds restart_time;             // after a failure: rescheduling and start-up, before the checkpoint is read back
   std::vector<Seconds> failures_at; // node failures at set times (from the simulation's start), in order
   Seconds detection_time;           // from a failure to its being noticed, before the restart
-  Bytes allreduce_bytes_per_step;  // sent (and received) by each GPU per step on the GPU fabric
+  Bytes allreduce_bytes_per_step;   // sent (and received) by each GPU per step on the GPU fabric
 
   Bytes batch_bytes() const { return sample_size * static_cast<double>(global_batch); }
   // When the job stops taking steps: its start plus duration, or the end of the simulated period.
@@ -147,6 +147,8 @@ struct Costs {
   DollarsPerKWh energy_price;
   double pue = 1.0;
   DollarsPerHour gpu_hour_price;
+  Seconds service_life = Seconds(5 * 365 * 86400.0); // what is bought is written off straight-line over it
+  double maintenance_per_year = 0.10;                // support and maintenance, a yearly share of the purchase
 };
 
 struct SimulationSettings {

@@ -350,9 +350,12 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
     auto energy = costs->quantity("energy_price", Dimension::dollars_per_kwh, "$0.12/kWh", Bound::non_negative);
     auto pue = costs->number("pue", 1.3, 1.0, 5.0);
     auto gh = costs->quantity("gpu_hour_price", Dimension::dollars_per_hour, "$2.50/h", Bound::non_negative);
+    auto life = costs->quantity("service_life", Dimension::seconds, "5y", Bound::positive);
+    auto maintenance = costs->number("maintenance", 0.10, 0.0, 1.0);
     costs->finish();
-    if (horizon && energy && pue && gh)
-      sc.costs = Costs{Seconds(*horizon), DollarsPerKWh(*energy), *pue, DollarsPerHour(*gh)};
+    if (horizon && energy && pue && gh && life && maintenance)
+      sc.costs =
+          Costs{Seconds(*horizon), DollarsPerKWh(*energy), *pue, DollarsPerHour(*gh), Seconds(*life), *maintenance};
   }
 
   if (auto sim = top.object("simulation", false)) {

@@ -64,6 +64,23 @@ std::array<double, models::kDataClasses> StorageMetrics::used_by_class(double at
   return used;
 }
 
+std::array<double, models::kDataClasses> StorageMetrics::mean_used_by_class(double until_s) const {
+  std::array<double, models::kDataClasses> held{}, integral{};
+  double t = 0;
+  for (const auto& e : usage_in_time_order()) {
+    const double at = std::clamp(e.time_s, 0.0, until_s);
+    for (int k = 0; k < models::kDataClasses; ++k)
+      integral[k] += held[k] * (at - t);
+    t = at;
+    held[static_cast<size_t>(e.cls)] += e.bytes;
+  }
+  for (int k = 0; k < models::kDataClasses; ++k) {
+    integral[k] += held[k] * (until_s - t);
+    integral[k] = until_s > 0 ? integral[k] / until_s : 0.0;
+  }
+  return integral;
+}
+
 double peak_rate_Bps(const std::vector<TransferRecord>& transfers, IoDirection direction) {
   // A transfer is known by its bytes and its lifetime, not by how its rate moved while it shared links and drives
   // with others, so summing overlapping transfers' average rates can exceed what the hardware can move (two

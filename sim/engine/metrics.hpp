@@ -148,6 +148,8 @@ struct StorageMetrics {
   // `until_s`.
   std::array<double, models::kDataClasses> peak_used_by_class(double until_s) const;
   std::array<double, models::kDataClasses> used_by_class(double at_s) const;
+  // What each class held on average over [0, until_s]: what a tier billed by the byte-month charges for.
+  std::array<double, models::kDataClasses> mean_used_by_class(double until_s) const;
 };
 
 // Data copied from one tier to another under a policy: staging, archiving, promotion, release to production.

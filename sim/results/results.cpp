@@ -390,7 +390,14 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
     const auto& sys = sc.storage[s];
     const auto& sm = run.metrics.storage[s];
     peak_used[s] = sm.peak_used_bytes(T);
-    usage.push_back({peak_used[s], sm.read_bytes / run.traffic_s});
+    {
+      models::StorageUsage u;
+      u.mean_by_class = sm.mean_used_by_class(T);
+      for (double b : u.mean_by_class)
+        u.mean_stored_bytes += b;
+      u.read_Bps = sm.read_bytes / run.traffic_s;
+      usage.push_back(u);
+    }
     storage.push_back({{"name", sys.name},
                        {"kind", sys.kind},
                        {"read_bytes", sm.read_bytes},
@@ -421,16 +428,37 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
 
   models::GpuTimeSplit split{g.compute, g.data, g.checkpoint, g.failure, g.idle};
   const auto c = models::compute_cost(sc, split, usage);
+  Json components = Json::array();
+  for (const auto& cc : c.components)
+    components.push_back({{"name", cc.name},
+                          {"kind", cc.kind},
+                          {"purchase_usd", cc.purchase.value},
+                          {"amortized_usd", cc.amortized.value},
+                          {"maintenance_usd", cc.maintenance.value},
+                          {"energy_usd", cc.energy.value},
+                          {"space_usd", cc.space.value},
+                          {"retrieval_usd", cc.retrieval.value},
+                          {"total_usd", cc.total().value}});
+  Json by_class = Json::object();
+  for (int k = 0; k < models::kDataClasses; ++k)
+    by_class[models::data_class_name(static_cast<models::DataClass>(k))] = c.storage_by_class[k].value;
+  by_class["unused_capacity"] = c.storage_unused.value;
+  by_class["retrieval"] = c.storage_retrieval.value;
   r["cost"] = {{"horizon_s", c.horizon.value},
+               {"service_life_s", c.service_life.value},
                {"capex_usd", c.capex.value},
+               {"capex_amortized_usd", c.capex_amortized.value},
                {"opex_usd", c.opex.value},
+               {"maintenance_usd", c.maintenance.value},
                {"energy_usd", c.energy.value},
                {"storage_services_usd", c.services.value},
                {"gpu_idle_usd", c.gpu_idle.value},
                {"total_usd", c.total.value},
                {"useful_gpu_hours", c.useful_gpu_hours},
                // No useful GPU-hour has no price: null rather than a misleading 0.
-               {"usd_per_useful_gpu_hour", c.useful_gpu_hours > 0 ? Json(c.usd_per_useful_gpu_hour) : Json()}};
+               {"usd_per_useful_gpu_hour", c.useful_gpu_hours > 0 ? Json(c.usd_per_useful_gpu_hour) : Json()},
+               {"by_component", components},
+               {"storage_by_data_class", by_class}};
 
   Json warnings = Json::array();
   for (size_t s = 0; s < sc.storage.size(); ++s)
@@ -693,17 +721,37 @@ std::string format_summary(const Json& r, const std::string& results_path) {
          fmt("$%.0f", usd["total"]) + " at the GPU-hour price\n";
   }
   const auto& c = r["cost"];
-  o += "\ncost over " + models::format_duration(Seconds(c["horizon_s"])) + "\n";
-  o += "  capex (GPUs, nodes, storage)   " + fmt("$%14.0f", c["capex_usd"]) + "\n";
-  o += "  energy                         " + fmt("$%14.0f", c["energy_usd"]) + "\n";
-  if (c["storage_services_usd"].get<double>() > 0)
-    o += "  object storage (space, reads)  " + fmt("$%14.0f", c["storage_services_usd"]) + "\n";
-  o += "  total                          " + fmt("$%14.0f", c["total_usd"]) + "\n";
-  o += "  per useful GPU-hour            " +
-       (c["usd_per_useful_gpu_hour"].is_null() ? std::string("  n/a (no GPU computed)")
-                                               : fmt("$%14.2f", c["usd_per_useful_gpu_hour"])) +
+  const auto money = [](const Json& v) { return models::format_money(models::Dollars(v.get<double>())); };
+  const auto row = [&](const std::string& name, const std::string& kind, const Json& capex, const Json& maint,
+                       const Json& energy, double services, const Json& total) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "  %-16s %-8s %13s %13s %13s %13s %14s\n", name.c_str(), kind.c_str(),
+                  money(capex).c_str(), money(maint).c_str(), money(energy).c_str(),
+                  models::format_money(models::Dollars(services)).c_str(), money(total).c_str());
+    return std::string(buf);
+  };
+  o += "\ncost over " + models::format_duration(Seconds(c["horizon_s"])) + ": " + money(c["capex_usd"]) +
+       " bought, written off over " + models::format_duration(Seconds(c["service_life_s"])) + "\n";
+  o += "  component        kind     capex share    maintenance        energy  object store          total\n";
+  for (const auto& cc : c["by_component"])
+    o += row(cc["name"].get<std::string>(), cc["kind"].get<std::string>(), cc["amortized_usd"], cc["maintenance_usd"],
+             cc["energy_usd"], cc["space_usd"].get<double>() + cc["retrieval_usd"].get<double>(), cc["total_usd"]);
+  o += row("total", "", c["capex_amortized_usd"], c["maintenance_usd"], c["energy_usd"],
+           c["storage_services_usd"].get<double>(), c["total_usd"]);
+  o += "  per useful GPU-hour        " +
+       (c["usd_per_useful_gpu_hour"].is_null() ? std::string("n/a (no GPU computed)")
+                                               : money(c["usd_per_useful_gpu_hour"])) +
        "\n";
-  o += "  value of stalled GPU-hours     " + fmt("$%14.0f", c["gpu_idle_usd"]) + "  (at the GPU-hour price)\n";
+  o += "  value of stalled GPU-hours " + money(c["gpu_idle_usd"]) + " (at the GPU-hour price; not in the total)\n";
+  std::string classes;
+  for (const auto& [k, v] : c["storage_by_data_class"].items())
+    if (v.get<double>() >= 0.5) {
+      std::string name = k;
+      std::replace(name.begin(), name.end(), '_', ' ');
+      classes += (classes.empty() ? "" : ", ") + name + " " + money(v);
+    }
+  if (!classes.empty())
+    o += "  storage by data class: " + classes + "\n";
   for (const auto& w : r["warnings"])
     o += "\nwarning: " + w.get<std::string>() + "\n";
   o += "\nresults: " + results_path + "\n";

@@ -167,18 +167,45 @@ int contract(const Json& r) {
         need_non_negative(r, b + "/" + k);
     }
   need(r, "/capacity_events", &Json::is_array);
-  for (const char* k : {"horizon_s", "capex_usd", "opex_usd", "gpu_idle_usd", "total_usd"})
+  for (const char* k : {"horizon_s", "service_life_s", "capex_usd", "capex_amortized_usd", "opex_usd",
+                        "maintenance_usd", "energy_usd", "storage_services_usd", "gpu_idle_usd", "total_usd"})
     need_non_negative(r, std::string("/cost/") + k);
+  need(r, "/cost/by_component", &Json::is_array);
+  need(r, "/cost/storage_by_data_class", &Json::is_object);
   // null exactly when no GPU computed (a useful GPU-hour then has no price)
   if (r.contains("cost") &&
       !(r["cost"].contains("usd_per_useful_gpu_hour") && r["cost"]["usd_per_useful_gpu_hour"].is_null() &&
         r["gpu"].value("utilization", 1.0) == 0.0))
     need_non_negative(r, "/cost/usd_per_useful_gpu_hour");
   if (!failures) {
+    // The money adds up every way it is cut: the parts of opex, the total, the components, the data classes.
     const auto& c = r["cost"];
-    const double sum = c["capex_usd"].get<double>() + c["opex_usd"].get<double>();
-    if (std::fabs(sum - c["total_usd"].get<double>()) > 1e-6 * std::max(1.0, sum))
-      fail("cost.total_usd is not capex_usd + opex_usd");
+    const auto near = [](double a, double b) { return std::fabs(a - b) <= 1e-6 * std::max({1.0, a, b}); };
+    const auto d = [&](const char* k) { return c[k].get<double>(); };
+    if (!near(d("opex_usd"), d("maintenance_usd") + d("energy_usd") + d("storage_services_usd")))
+      fail("cost.opex_usd is not maintenance_usd + energy_usd + storage_services_usd");
+    if (!near(d("total_usd"), d("capex_amortized_usd") + d("opex_usd")))
+      fail("cost.total_usd is not capex_amortized_usd + opex_usd");
+    double components = 0, purchase = 0, storage = 0, classes = 0;
+    for (const auto& cc : c["by_component"]) {
+      const double parts = cc["amortized_usd"].get<double>() + cc["maintenance_usd"].get<double>() +
+                           cc["energy_usd"].get<double>() + cc["space_usd"].get<double>() +
+                           cc["retrieval_usd"].get<double>();
+      if (!near(parts, cc["total_usd"].get<double>()))
+        fail("cost.by_component " + cc["name"].get<std::string>() + ": its parts do not make its total");
+      components += cc["total_usd"].get<double>();
+      purchase += cc["purchase_usd"].get<double>();
+      if (cc["kind"] != "compute")
+        storage += cc["total_usd"].get<double>();
+    }
+    for (const auto& [k, v] : c["storage_by_data_class"].items())
+      classes += v.get<double>();
+    if (!near(components, d("total_usd")))
+      fail("cost.by_component does not add up to total_usd");
+    if (!near(purchase, d("capex_usd")))
+      fail("cost.by_component purchases do not add up to capex_usd");
+    if (!near(classes, storage))
+      fail("cost.storage_by_data_class does not add up to the storage systems' totals");
   }
   for (const char* k : {"/sim/simulated_s", "/sim/wall_s", "/sim/events"})
     need_non_negative(r, k);

@@ -115,3 +115,13 @@ TEST_CASE("strong types combine only in meaningful ways", "[units]") {
   CHECK(format_rate(BytesPerSecond(50e9)) == "50 GB/s");
   CHECK(format_duration(Seconds(1800)) == "30 min");
 }
+
+TEST_CASE("money for people: thousands separators, cents only below $100", "[units]") {
+  CHECK(format_money(Dollars(21676463.53)) == "$21,676,464");
+  CHECK(format_money(Dollars(999.6)) == "$1,000");
+  CHECK(format_money(Dollars(100)) == "$100");
+  CHECK(format_money(Dollars(1.6132)) == "$1.61");
+  CHECK(format_money(Dollars(-1234)) == "-$1,234");
+  CHECK(format_money(Dollars(0)) == "$0");
+  CHECK(format_money(Dollars(123456)) == "$123,456");
+}
