@@ -409,7 +409,7 @@ ChartParts cost_chart(const RunResults& run) {
   add("energy", at(r, "/cost/energy_usd"), true);
   add("storage services", at(r, "/cost/storage_services_usd"), false);
   // Stalled GPU time is priced over the same horizon, at the GPU-hour price; it is a value, not a bill.
-  add("stalled (value)", at(r, "/cost/gpu_idle_usd"), true);
+  add("stalled (value)", at(r, "/cost/gpu_stalled_usd"), true);
   return bar_chart(QString("cost over %1 y (stalled: not billed)").arg(number(horizon_y, horizon_y < 10 ? 1 : 0)),
                    parts, {{"$", usd}}, "$", dollars);
 }

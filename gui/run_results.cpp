@@ -1,5 +1,7 @@
 #include "gui/run_results.hpp"
 
+#include "models/common/units.hpp"
+
 #include <QFile>
 #include <QLocale>
 
@@ -123,7 +125,13 @@ std::vector<Metric> headline_metrics(const models::Json& r) {
   m.push_back({"data-loss events", r.contains(events) && r.at(events).is_array() ? double(r.at(events).size()) : 0.0,
                "events", false});
   m.push_back({"total cost over the horizon", number_at(r, "/cost/total_usd"), "$", false});
-  m.push_back({"cost per useful GPU-hour", number_at(r, "/cost/usd_per_useful_gpu_hour"), "$/GPU-h", false});
+  // The cost per unit of the work the scenario does (results.json leaves the others null).
+  if (r.contains("cost") && r["cost"].contains("usd_per_useful_gpu_hour") &&
+      !r["cost"]["usd_per_useful_gpu_hour"].is_null())
+    m.push_back({"cost per useful GPU-hour", number_at(r, "/cost/usd_per_useful_gpu_hour"), "$/GPU-h", false});
+  else if (r.contains("cost") && r["cost"].contains("usd_per_1000_requests") &&
+           !r["cost"]["usd_per_1000_requests"].is_null())
+    m.push_back({"cost per 1,000 requests", number_at(r, "/cost/usd_per_1000_requests"), "$/1000 req", false});
   return m;
 }
 
@@ -133,6 +141,8 @@ QString format_metric(const Metric& m) {
     return "$" + en.toString(m.value, 'f', 0);
   if (m.unit == "$/GPU-h")
     return "$" + en.toString(m.value, 'f', 2) + " /GPU-h";
+  if (m.unit == "$/1000 req")
+    return QString::fromStdString(models::format_money(models::Dollars(m.value))) + " /1000 req";
   if (m.unit == "events")
     return en.toString(m.value, 'f', 0);
   if (m.unit == "%")

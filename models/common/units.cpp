@@ -343,12 +343,14 @@ std::string format_duration(Seconds s) {
 }
 std::string format_money(Dollars d) {
   const double v = std::fabs(d.value);
-  const char* sign = d.value < 0 && v >= 0.005 ? "-" : "";
+  const char* sign = d.value < 0 && v >= 1e-9 ? "-" : "";
   char buf[64];
-  if (v < 0.005)
+  if (v < 1e-9)
     return "$0";
   if (v < 100) {
-    std::snprintf(buf, sizeof buf, "%s$%.2f", sign, v);
+    // Cents, or three significant digits below a cent: a cost per request is a fraction of one.
+    const int decimals = v >= 0.01 ? 2 : 2 - static_cast<int>(std::floor(std::log10(v)));
+    std::snprintf(buf, sizeof buf, "%s$%.*f", sign, decimals, v);
     return buf;
   }
   std::snprintf(buf, sizeof buf, "%.0f", v);

@@ -111,7 +111,8 @@ std::string format_rate(BytesPerSecond r);
 std::string format_duration(Seconds s);
 std::string format_dollars(Dollars d); // "$30000.00": exact, parses back as a quantity
 // Money for people: thousands separators, whole dollars from $100 up ("$21,676,464", "-$1,234"), cents below
-// ("$1.61"). Not for scenario text: the quantity parser reads no separators.
+// ("$1.61"), three significant digits below a cent ("$0.000269"). Not for scenario text: the quantity parser
+// reads no separators.
 std::string format_money(Dollars d);
 
 } // namespace aisim::models

@@ -22,11 +22,20 @@ struct GpuTimeSplit {
   double idle = 0;
 };
 
-// What a run measured of each storage system: what it held and served, averaged over the simulated period.
+// What a run measured of each storage system over the simulated period.
 struct StorageUsage {
-  double mean_stored_bytes = 0;                     // occupancy averaged over time: what is paid for
-  std::array<double, kDataClasses> mean_by_class{}; // the same per data class
-  double read_Bps = 0;                              // mean read rate (copies to other tiers included)
+  double mean_stored_bytes = 0;                           // occupancy averaged over time: what is paid for
+  std::array<double, kDataClasses> mean_by_class{};       // the same per data class
+  double start_bytes = 0, end_bytes = 0;                  // held as the period starts (after time 0) and ends
+  double read_bytes = 0;                                  // served, copies to other tiers included
+  double one_off_read_bytes = 0, one_off_write_bytes = 0; // of which one-off work: never repeated
+};
+
+// What the run did as a whole, for the cost per unit of work.
+struct RunTotals {
+  double simulated_s = 0;
+  double requests = 0; // inference requests served
+  bool trains = false; // a training or fine-tuning job: GPU-hours that make models
 };
 
 // One component's money over the horizon. `purchase` is what buying it costs once; the rest is over the horizon.
@@ -51,22 +60,35 @@ struct CostBreakdown {
   Dollars energy;   // IT power x PUE x price over the horizon
   Dollars services; // object storage: space and retrieval
   Dollars opex;     // maintenance + energy + services
-  Dollars gpu_idle; // GPU-hours not computing x gpu_hour_price: the value lost to stalls and idling
-  Dollars total;    // capex_amortized + opex; gpu_idle is a share of what is already paid, so not added
-  double usd_per_useful_gpu_hour = 0;
+  // GPU time not computing, at gpu_hour_price: stalled (waiting for data, checkpoints, failures) and unused (no
+  // job). Shares of what is already paid, so not added to the total.
+  Dollars gpu_stalled;
+  Dollars gpu_unused;
+  Dollars total;             // capex_amortized + opex
+  std::string extrapolation; // Costs::extrapolation
+  double windows = 1;        // how many simulated periods the horizon holds
   double useful_gpu_hours = 0;
+  double usd_per_useful_gpu_hour = 0;    // 0 when no job trains (then the other units apply)
+  double usd_per_1000_requests = 0;      // inference: 0 when none served
+  double usd_per_tb_month = 0;           // storage: its total per TB held per month; 0 when nothing is held
   std::vector<ComponentCost> components; // node groups first, then storage systems, in scenario order
   // Storage cost per data class: each system's total shared by the classes' average share of its capacity; the
   // capacity no class used is `unused`, an object tier's retrieval is `retrieval`.
   std::array<Dollars, kDataClasses> storage_by_class{};
   Dollars storage_unused;
   Dollars storage_retrieval;
+  // What the extrapolation shows that the simulated period does not: a system that would outgrow its capacity.
+  std::vector<std::string> warnings;
 };
 
-// The simulated period is taken as representative of the whole horizon: its GPU-time split is applied to every
-// GPU-hour of the horizon. Busy GPUs draw their board power, stalled or idle ones `kGpuIdlePowerFraction` of it.
-// `usage` has one entry per storage system, in scenario order (missing entries: nothing held or read).
-CostBreakdown compute_cost(const Scenario& sc, const GpuTimeSplit& split, const std::vector<StorageUsage>& usage);
+// The simulated period stands for the horizon as `costs.extrapolation` says. "repeat": its GPU-time split applies to
+// every GPU-hour of the horizon, its recurring reads repeat, and what its storage gains each period keeps
+// accumulating. "once": it happens once; the GPUs are unused for the rest of the horizon and the storage keeps what
+// it holds at the end. One-off work (datasets staged, preprocessing) is counted once either way. Busy GPUs draw
+// their board power, stalled or idle ones `kGpuIdlePowerFraction` of it. `usage` has one entry per storage system,
+// in scenario order (missing entries: nothing held or read).
+CostBreakdown compute_cost(const Scenario& sc, const GpuTimeSplit& split, const std::vector<StorageUsage>& usage,
+                           const RunTotals& run);
 
 // What one storage system costs to buy (chassis, controllers or servers, drives) and draws.
 Dollars storage_capex(const StorageSystem& s);

@@ -149,6 +149,9 @@ struct Costs {
   DollarsPerHour gpu_hour_price;
   Seconds service_life = Seconds(5 * 365 * 86400.0); // what is bought is written off straight-line over it
   double maintenance_per_year = 0.10;                // support and maintenance, a yearly share of the purchase
+  // How the simulated period stands for the horizon: "repeat" (a steady state, repeated) or "once" (it happens
+  // once; the cluster then idles and its storage keeps what it holds).
+  std::string extrapolation = "repeat";
 };
 
 struct SimulationSettings {

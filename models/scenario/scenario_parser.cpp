@@ -352,10 +352,11 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
     auto gh = costs->quantity("gpu_hour_price", Dimension::dollars_per_hour, "$2.50/h", Bound::non_negative);
     auto life = costs->quantity("service_life", Dimension::seconds, "5y", Bound::positive);
     auto maintenance = costs->number("maintenance", 0.10, 0.0, 1.0);
+    auto extrapolation = costs->choice("extrapolation", "repeat", {"repeat", "once"});
     costs->finish();
-    if (horizon && energy && pue && gh && life && maintenance)
-      sc.costs =
-          Costs{Seconds(*horizon), DollarsPerKWh(*energy), *pue, DollarsPerHour(*gh), Seconds(*life), *maintenance};
+    if (horizon && energy && pue && gh && life && maintenance && extrapolation)
+      sc.costs = Costs{Seconds(*horizon), DollarsPerKWh(*energy), *pue,          DollarsPerHour(*gh),
+                       Seconds(*life),    *maintenance,           *extrapolation};
   }
 
   if (auto sim = top.object("simulation", false)) {

@@ -84,15 +84,23 @@ void Lifecycle::wait_for_dataset(int job) {
 void Lifecycle::move(int from, int to, double bytes, DataClass cls, int job) {
   const double t0 = sg4::Engine::get_clock();
   const bool node_local = sc_->storage[from].kind == "local_nvme" || sc_->storage[to].kind == "local_nvme";
+  // Datasets move once, around their job (staging, demotion); checkpoints and models move with every one.
+  const bool one_off = cls == DataClass::training_dataset;
   if (node_local) {
     // Through the job's nodes: read on one side and write on the other, pipelined.
     const auto flows = job_flows(job, bytes);
     Transfer read(*sc_, *platform_, from, IoDirection::read, flows, *metrics_);
     Transfer write(*sc_, *platform_, to, IoDirection::write, flows, *metrics_);
+    if (one_off) {
+      read.once();
+      write.once();
+    }
     read.wait();
     write.wait();
   } else {
     Transfer copy = Transfer::replicate(*sc_, *platform_, from, to, bytes, *metrics_, true);
+    if (one_off)
+      copy.once();
     copy.wait();
   }
   metrics_->movements.push_back({from, to, cls, bytes, t0, sg4::Engine::get_clock()});
@@ -179,8 +187,9 @@ std::optional<Transfer> Lifecycle::start_output_write(int job, double bytes) {
   const int to = sc_->storage_index(sc_->jobs[job].output.storage);
   if (acquire(to, bytes, DataClass::training_dataset, job) < 0)
     return std::nullopt;
-  return std::optional<Transfer>(std::in_place, *sc_, *platform_, to, IoDirection::write, job_flows(job, bytes),
-                                 *metrics_);
+  std::optional<Transfer> t(std::in_place, *sc_, *platform_, to, IoDirection::write, job_flows(job, bytes), *metrics_);
+  t->once(); // preprocessing makes its dataset once
+  return t;
 }
 
 void Lifecycle::fail(int job, const std::string& why) {

@@ -132,6 +132,9 @@ struct StorageMetrics {
   double write_bytes = 0;
   double copied_in_bytes = 0;  // of write_bytes: copies arriving from a system (replicas, staging, archiving)
   double copied_out_bytes = 0; // of read_bytes: copies leaving for a system
+  // Of read_bytes and write_bytes: one-off work (a dataset staged, preprocessing), never repeated to the horizon.
+  double one_off_read_bytes = 0;
+  double one_off_write_bytes = 0;
   std::vector<TransferRecord> transfers;
   // Occupancy changes at their times; a deletion may be dated in the future (snapshots, retention lock).
   std::vector<UsageEvent> usage_events;

@@ -83,6 +83,8 @@ TrainingJob::DatasetRead TrainingJob::read_dataset(double bytes) {
   jm_->dataset_cache_bytes += hits;
   DatasetRead r{Transfer(*sc_, *platform_, dataset_storage(), IoDirection::read, flows(from_storage), *metrics_),
                 nullptr, std::nullopt, std::nullopt};
+  if (job_->kind == "preprocessing")
+    r.data.once(); // a corpus is preprocessed once, not every period the simulation stands for
   // Small files: every file read opens (and closes) it on the metadata servers, pipelined with the data.
   if (auto* mds = platform_->metadata_host[dataset_storage()]; mds && ds.small_files() && from_storage > 0) {
     r.opens = sg4::this_actor::exec_init(from_storage / ds.file_size.value * ds.metadata_ops_per_file)->set_host(mds);

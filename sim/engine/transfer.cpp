@@ -154,6 +154,8 @@ void Transfer::wait() {
   const double end_s = sg4::Engine::get_clock();
   auto& sm = metrics_->storage[storage_];
   (direction_ == IoDirection::read ? sm.read_bytes : sm.write_bytes) += bytes_;
+  if (one_off_)
+    (direction_ == IoDirection::read ? sm.one_off_read_bytes : sm.one_off_write_bytes) += bytes_;
   const bool copy = source_ >= 0;
   sm.transfers.push_back({start_s_, end_s, bytes_, direction_, copy});
   if (copy) {
@@ -161,6 +163,8 @@ void Transfer::wait() {
     auto& src = metrics_->storage[source_];
     src.read_bytes += bytes_;
     src.copied_out_bytes += bytes_;
+    if (one_off_)
+      src.one_off_read_bytes += bytes_;
     src.transfers.push_back({start_s_, end_s, bytes_, IoDirection::read, true});
   }
 }

@@ -36,6 +36,12 @@ public:
                             Metrics& metrics, bool read_source = false);
   Transfer(Transfer&&) = default;
 
+  // Marks the transfer as one-off work (staging a dataset, preprocessing): the cost model never repeats it when it
+  // extrapolates the simulated period to the horizon. Call before wait().
+  Transfer& once() {
+    one_off_ = true;
+    return *this;
+  }
   // Blocks the calling actor until every part has completed; records the transfer once. Idempotent.
   void wait();
   double get_bytes() const { return bytes_; }
@@ -61,6 +67,7 @@ private:
   double bytes_ = 0;
   double start_s_ = 0;
   bool done_ = false;
+  bool one_off_ = false;
   Metrics* metrics_;
 };
 

@@ -395,7 +395,13 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
       u.mean_by_class = sm.mean_used_by_class(T);
       for (double b : u.mean_by_class)
         u.mean_stored_bytes += b;
-      u.read_Bps = sm.read_bytes / run.traffic_s;
+      for (double b : sm.used_by_class(0.0))
+        u.start_bytes += b;
+      for (double b : sm.used_by_class(T))
+        u.end_bytes += b;
+      u.read_bytes = sm.read_bytes;
+      u.one_off_read_bytes = sm.one_off_read_bytes;
+      u.one_off_write_bytes = sm.one_off_write_bytes;
       usage.push_back(u);
     }
     storage.push_back({{"name", sys.name},
@@ -427,7 +433,16 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
   r["capacity_events"] = capacity_events_json(sc, run.metrics);
 
   models::GpuTimeSplit split{g.compute, g.data, g.checkpoint, g.failure, g.idle};
-  const auto c = models::compute_cost(sc, split, usage);
+  models::RunTotals totals;
+  totals.simulated_s = T;
+  for (size_t j = 0; j < sc.jobs.size(); ++j) {
+    const auto& job = sc.jobs[j];
+    totals.trains = totals.trains || job.kind == "training" || job.kind == "fine_tuning";
+    if (job.kind == "inference")
+      for (const auto& p : run.metrics.jobs[j].serving)
+        totals.requests += p.requests / std::max(1, job.inference.reads_per_request);
+  }
+  const auto c = models::compute_cost(sc, split, usage, totals);
   Json components = Json::array();
   for (const auto& cc : c.components)
     components.push_back({{"name", cc.name},
@@ -452,15 +467,22 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
                {"maintenance_usd", c.maintenance.value},
                {"energy_usd", c.energy.value},
                {"storage_services_usd", c.services.value},
-               {"gpu_idle_usd", c.gpu_idle.value},
+               {"gpu_stalled_usd", c.gpu_stalled.value},
+               {"gpu_unused_usd", c.gpu_unused.value},
                {"total_usd", c.total.value},
+               {"extrapolation", c.extrapolation},
+               {"periods", c.windows},
                {"useful_gpu_hours", c.useful_gpu_hours},
-               // No useful GPU-hour has no price: null rather than a misleading 0.
-               {"usd_per_useful_gpu_hour", c.useful_gpu_hours > 0 ? Json(c.usd_per_useful_gpu_hour) : Json()},
+               // A unit the scenario does not produce has no price: null rather than a misleading figure.
+               {"usd_per_useful_gpu_hour", c.usd_per_useful_gpu_hour > 0 ? Json(c.usd_per_useful_gpu_hour) : Json()},
+               {"usd_per_1000_requests", c.usd_per_1000_requests > 0 ? Json(c.usd_per_1000_requests) : Json()},
+               {"usd_per_tb_month", c.usd_per_tb_month > 0 ? Json(c.usd_per_tb_month) : Json()},
                {"by_component", components},
                {"storage_by_data_class", by_class}};
 
   Json warnings = Json::array();
+  for (const auto& w : c.warnings)
+    warnings.push_back(w);
   for (size_t s = 0; s < sc.storage.size(); ++s)
     if (peak_used[s] > sc.storage[s].capacity().value)
       warnings.push_back("storage \"" + sc.storage[s].name + "\" would need " +
@@ -730,19 +752,29 @@ std::string format_summary(const Json& r, const std::string& results_path) {
                   models::format_money(models::Dollars(services)).c_str(), money(total).c_str());
     return std::string(buf);
   };
+  const std::string period = models::format_duration(Seconds(r["sim"]["simulated_s"]));
   o += "\ncost over " + models::format_duration(Seconds(c["horizon_s"])) + ": " + money(c["capex_usd"]) +
        " bought, written off over " + models::format_duration(Seconds(c["service_life_s"])) + "\n";
+  o += c["extrapolation"] == "once"
+           ? "  (the " + period + " simulated happen once; then the GPUs are unused and storage keeps what it holds)\n"
+           : "  (the " + period + " simulated stand for the horizon, repeated " + fmt("%.1f", c["periods"]) +
+                 " times; one-off staging and preprocessing counted once)\n";
   o += "  component        kind     capex share    maintenance        energy  object store          total\n";
   for (const auto& cc : c["by_component"])
     o += row(cc["name"].get<std::string>(), cc["kind"].get<std::string>(), cc["amortized_usd"], cc["maintenance_usd"],
              cc["energy_usd"], cc["space_usd"].get<double>() + cc["retrieval_usd"].get<double>(), cc["total_usd"]);
   o += row("total", "", c["capex_amortized_usd"], c["maintenance_usd"], c["energy_usd"],
            c["storage_services_usd"].get<double>(), c["total_usd"]);
-  o += "  per useful GPU-hour        " +
-       (c["usd_per_useful_gpu_hour"].is_null() ? std::string("n/a (no GPU computed)")
-                                               : money(c["usd_per_useful_gpu_hour"])) +
-       "\n";
-  o += "  value of stalled GPU-hours " + money(c["gpu_idle_usd"]) + " (at the GPU-hour price; not in the total)\n";
+  if (!c["usd_per_useful_gpu_hour"].is_null())
+    o += "  per useful GPU-hour        " + money(c["usd_per_useful_gpu_hour"]) + "\n";
+  if (!c["usd_per_1000_requests"].is_null())
+    o += "  per 1,000 requests served  " + money(c["usd_per_1000_requests"]) + "\n";
+  if (!c["usd_per_tb_month"].is_null())
+    o += "  storage per TB-month held  " + money(c["usd_per_tb_month"]) + "\n";
+  o += "  value of stalled GPU-hours " + money(c["gpu_stalled_usd"]) +
+       " (waiting for data, checkpoints or failures; not in the total)\n";
+  if (c["gpu_unused_usd"].get<double>() >= 0.5)
+    o += "  value of unused GPU-hours  " + money(c["gpu_unused_usd"]) + " (no job on them; not in the total)\n";
   std::string classes;
   for (const auto& [k, v] : c["storage_by_data_class"].items())
     if (v.get<double>() >= 0.5) {

@@ -167,16 +167,19 @@ int contract(const Json& r) {
         need_non_negative(r, b + "/" + k);
     }
   need(r, "/capacity_events", &Json::is_array);
-  for (const char* k : {"horizon_s", "service_life_s", "capex_usd", "capex_amortized_usd", "opex_usd",
-                        "maintenance_usd", "energy_usd", "storage_services_usd", "gpu_idle_usd", "total_usd"})
+  for (const char* k :
+       {"horizon_s", "service_life_s", "capex_usd", "capex_amortized_usd", "opex_usd", "maintenance_usd", "energy_usd",
+        "storage_services_usd", "gpu_stalled_usd", "gpu_unused_usd", "total_usd", "periods"})
     need_non_negative(r, std::string("/cost/") + k);
   need(r, "/cost/by_component", &Json::is_array);
   need(r, "/cost/storage_by_data_class", &Json::is_object);
-  // null exactly when no GPU computed (a useful GPU-hour then has no price)
-  if (r.contains("cost") &&
-      !(r["cost"].contains("usd_per_useful_gpu_hour") && r["cost"]["usd_per_useful_gpu_hour"].is_null() &&
-        r["gpu"].value("utilization", 1.0) == 0.0))
-    need_non_negative(r, "/cost/usd_per_useful_gpu_hour");
+  // Each cost per unit is a positive number, or null where the scenario makes no such unit.
+  for (const char* k : {"usd_per_useful_gpu_hour", "usd_per_1000_requests", "usd_per_tb_month"})
+    if (r.contains("cost") && !(r["cost"].contains(k) && r["cost"][k].is_null()))
+      need_non_negative(r, std::string("/cost/") + k);
+  if (r.contains("cost") && r["cost"].value("extrapolation", "") != "repeat" &&
+      r["cost"].value("extrapolation", "") != "once")
+    fail("cost.extrapolation is neither repeat nor once");
   if (!failures) {
     // The money adds up every way it is cut: the parts of opex, the total, the components, the data classes.
     const auto& c = r["cost"];

@@ -124,4 +124,6 @@ TEST_CASE("money for people: thousands separators, cents only below $100", "[uni
   CHECK(format_money(Dollars(-1234)) == "-$1,234");
   CHECK(format_money(Dollars(0)) == "$0");
   CHECK(format_money(Dollars(123456)) == "$123,456");
+  CHECK(format_money(Dollars(0.000269)) == "$0.000269");
+  CHECK(format_money(Dollars(0.5)) == "$0.50");
 }

@@ -23,7 +23,7 @@ TEST_CASE("cost adds capex and energy and prices useful GPU-hours", "[cost]") {
   auto r = parse_scenario(doc, "c.json", ".");
   REQUIRE(r.scenario.has_value());
   GpuTimeSplit split{0.75, 0.25, 0, 0, 0};
-  const auto c = compute_cost(*r.scenario, split, {});
+  const auto c = compute_cost(*r.scenario, split, {}, RunTotals{1000 * 3600.0, 0, true});
   const double bought = 8 * 10000 + 20000 + 5000 + 10 * 100;
   CHECK(c.capex.value == Approx(bought));
   // Written off over 2000 h: half of it in a 1000 h horizon.
@@ -40,7 +40,8 @@ TEST_CASE("cost adds capex and energy and prices useful GPU-hours", "[cost]") {
   CHECK(c.components[1].purchase.value == Approx(5000 + 10 * 100));
   CHECK(c.components[1].energy.value == Approx(200 * 1000 / 1000.0 * 0.10));
   CHECK(c.useful_gpu_hours == Approx(8 * 1000 * 0.75));
-  CHECK(c.gpu_idle.value == Approx(8 * 1000 * 0.25 * 2.0));
+  CHECK(c.gpu_stalled.value == Approx(8 * 1000 * 0.25 * 2.0));
+  CHECK(c.gpu_unused.value == 0);
   CHECK(c.usd_per_useful_gpu_hour == Approx(c.total.value / 6000.0));
 }
 
@@ -70,8 +71,9 @@ TEST_CASE("cost: an object tier bills the data held on average and the bytes rea
   // The object tier holds 100 TB of replicas on average and serves 1 MB/s.
   usage[1].mean_by_class[static_cast<size_t>(DataClass::replica)] = 100e12;
   usage[1].mean_stored_bytes = 100e12;
-  usage[1].read_Bps = 1e6;
-  const auto c = compute_cost(*r.scenario, GpuTimeSplit{1, 0, 0, 0, 0}, usage);
+  usage[1].start_bytes = usage[1].end_bytes = 100e12;
+  usage[1].read_bytes = 1e6 * 365 * 86400; // 1 MB/s over the year simulated
+  const auto c = compute_cost(*r.scenario, GpuTimeSplit{1, 0, 0, 0, 0}, usage, RunTotals{365 * 86400.0, 0, true});
   const auto& o = c.components[2];
   CHECK(o.space.value == Approx(10.0 * 100 * 12));                 // $10 per TB-month x 100 TB x 12 months
   CHECK(o.retrieval.value == Approx(0.02e-9 * 1e6 * 365 * 86400)); // $0.02/GB x 31.5 TB read in the year
@@ -83,4 +85,82 @@ TEST_CASE("cost: an object tier bills the data held on average and the bytes rea
   CHECK(c.storage_unused.value == Approx(500));
   CHECK(cls(DataClass::replica) == Approx(o.space.value));
   CHECK(c.storage_retrieval.value == Approx(o.retrieval.value));
+}
+
+TEST_CASE("cost: the simulated period repeated or once, one-off work once either way", "[cost]") {
+  const Json doc = Json::parse(R"({
+    "schema_version": 1,
+    "cluster": {"node_groups": [{"name": "g", "count": 1, "gpus_per_node": 8, "gpu": "H100-SXM"}]},
+    "drives": {"d": {"capacity": "1TB", "read_bandwidth": "1GB/s", "write_bandwidth": "1GB/s", "price": "$100"}},
+    "storage": {"s": {"kind": "jbof", "enclosures": 1, "drives_per_enclosure": 10, "drive": "d"},
+                "o": {"kind": "object", "gateways": 1, "gateway_bandwidth": "1GB/s", "capacity": "1PB",
+                      "storage_price": "$1/TB-month", "retrieval_price": "$0.01/GB"}},
+    "workloads": [{"name": "j", "kind": "training", "gpus": 8, "step_time": "1s", "global_batch": 1,
+                   "sample_size": "1MB", "dataset": {"size": "1GB", "storage": "s"},
+                   "checkpoint": {"size": "1GB", "interval": "1h", "storage": "s"}}],
+    "costs": {"horizon": "360d", "gpu_hour_price": "$2/h"}
+  })");
+  for (const char* mode : {"repeat", "once"}) {
+    Json d = doc;
+    d["costs"]["extrapolation"] = mode;
+    auto r = parse_scenario(d, "c.json", ".");
+    REQUIRE(r.scenario.has_value());
+    const bool once = std::string(mode) == "once";
+    std::vector<StorageUsage> usage(2);
+    // A 30-day period: the object tier starts with 10 TB, gains 6 TB of archives (1 TB of it a one-off dataset
+    // made by preprocessing), and serves 2 TB, 1 TB of it one-off staging.
+    auto& o = usage[1];
+    o.start_bytes = 10e12;
+    o.end_bytes = 16e12;
+    o.mean_stored_bytes = 13e12;
+    o.mean_by_class[static_cast<size_t>(DataClass::archived_checkpoint)] = 13e12;
+    o.one_off_write_bytes = 1e12;
+    o.read_bytes = 2e12;
+    o.one_off_read_bytes = 1e12;
+    const GpuTimeSplit split{0.6, 0.1, 0.1, 0, 0.2};
+    const auto c = compute_cost(*r.scenario, split, usage, RunTotals{30 * 86400.0, 0, true});
+    INFO(mode);
+    CHECK(c.windows == Approx(12));
+    const auto& obj = c.components[2];
+    if (once) {
+      // Read once: 2 TB x $0.01/GB. Held: 13 TB for one month, then the 16 TB it ends with for 11.
+      CHECK(obj.retrieval.value == Approx(20.0 * 1e3 / 1e3 * 1));
+      CHECK(obj.space.value == Approx((13 + 16 * 11) * 360.0 / 365.0 * 12.0 / 12.0).epsilon(1e-9));
+      // The GPUs: the period's split for one month of twelve, unused after it.
+      CHECK(c.useful_gpu_hours == Approx(8 * 360 * 24 * 0.6 / 12));
+      CHECK(c.gpu_stalled.value == Approx(8 * 360 * 24 * 0.2 / 12 * 2));
+      CHECK(c.gpu_unused.value == Approx(8 * 360 * 24 * (1 - 0.8 / 12) * 2));
+    } else {
+      // One-off 1 TB once, the recurring 1 TB twelve times: 13 TB x $0.01/GB.
+      CHECK(obj.retrieval.value == Approx(130));
+      // Each month holds the first's 13 TB plus 5 TB of recurring growth per month before it, and the one-off
+      // 1 TB from the second month on: mean 13 + 5 x 11 / 2 + 1 x 11 / 12 TB over 360 days.
+      const double mean_tb = 13 + 5 * 11 / 2.0 + 11 / 12.0;
+      CHECK(obj.space.value == Approx(mean_tb * 360.0 * 86400 / (365.0 * 86400 / 12)));
+      CHECK(c.useful_gpu_hours == Approx(8 * 360 * 24 * 0.6));
+      CHECK(c.gpu_stalled.value == Approx(8 * 360 * 24 * 0.2 * 2));
+      CHECK(c.gpu_unused.value == Approx(8 * 360 * 24 * 0.2 * 2));
+    }
+    CHECK(c.usd_per_useful_gpu_hour == Approx(c.total.value / c.useful_gpu_hours));
+  }
+}
+
+TEST_CASE("cost: a scenario that trains no model has no cost per useful GPU-hour", "[cost]") {
+  const Json doc = Json::parse(R"({
+    "schema_version": 1,
+    "cluster": {"node_groups": [{"name": "g", "count": 1, "gpus_per_node": 8, "gpu": "H100-SXM"}]},
+    "drives": {"d": {"capacity": "1TB", "read_bandwidth": "1GB/s", "write_bandwidth": "1GB/s", "price": "$100"}},
+    "storage": {"s": {"kind": "jbof", "enclosures": 1, "drives_per_enclosure": 10, "drive": "d"}},
+    "workloads": [{"name": "j", "kind": "training", "gpus": 8, "step_time": "1s", "global_batch": 1,
+                   "sample_size": "1MB", "dataset": {"size": "1GB", "storage": "s"},
+                   "checkpoint": {"size": "1GB", "interval": "1h", "storage": "s"}}]
+  })");
+  auto r = parse_scenario(doc, "c.json", ".");
+  REQUIRE(r.scenario.has_value());
+  std::vector<StorageUsage> usage(1);
+  usage[0].mean_stored_bytes = 5e12;
+  const auto c = compute_cost(*r.scenario, GpuTimeSplit{0.5, 0, 0, 0, 0.5}, usage, RunTotals{86400, 1e9, false});
+  CHECK(c.usd_per_useful_gpu_hour == 0);
+  CHECK(c.usd_per_1000_requests == Approx(c.total.value / (1e9 * c.windows / 1000)));
+  CHECK(c.usd_per_tb_month > 0);
 }
