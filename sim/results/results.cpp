@@ -601,9 +601,10 @@ std::string build_timeseries_csv(const models::Scenario& sc, const RunOutput& ru
       double total = 0;
       for (double b : held[s][i])
         total += b;
-      out += "," + fmt("%.6g", rd[s][i] / width) + "," + fmt("%.6g", wr[s][i] / width) + "," + fmt("%.6g", total);
+      // Whole bytes and bytes per second: plain numbers a spreadsheet reads, never scientific notation.
+      out += "," + fmt("%.0f", rd[s][i] / width) + "," + fmt("%.0f", wr[s][i] / width) + "," + fmt("%.0f", total);
       for (int c : classes[s])
-        out += "," + fmt("%.6g", held[s][i][c]);
+        out += "," + fmt("%.0f", held[s][i][c]);
     }
     out += "\n";
   }
@@ -623,22 +624,32 @@ std::string format_summary(const Json& r, const std::string& results_path) {
        fmt("%.2f s", r["sim"]["wall_s"].get<double>()) + " (" + std::to_string(r["sim"]["events"].get<uint64_t>()) +
        " events)\n\n";
   o += "GPU time\n";
-  o += "  computing (utilization)  " + pct(g["utilization"]) + "\n";
+  bool serving = false;
+  for (const auto& j : r["jobs"])
+    serving = serving || j["kind"] == "inference";
+  o += std::string(serving ? "  computing or serving     " : "  computing (utilization)  ") + pct(g["utilization"]) +
+       "\n";
   o += "  data stall               " + pct(g["stall"]["data"]) + "\n";
   o += "  checkpoint stall         " + pct(g["stall"]["checkpoint"]) + "\n";
   o += "  failure                  " + pct(g["stall"]["failure"]) + "\n";
   o += "  idle                     " + pct(g["stall"]["idle"]) + "\n\n";
-  o += "job                   GPUs   util     steps  ckpts  ckpt write mean / p99  (GPU stall mean)\n";
+  o += "job                kind        GPUs    util     steps  ckpts  ckpt write mean / p99  (GPU stall mean)\n";
   for (const auto& j : r["jobs"]) {
     char buf[256];
     const auto& w = j["checkpoints"]["write_s"];
-    std::snprintf(buf, sizeof buf, "  %-18s %6d  %5.1f%% %9lld  %5zu  %s / %s  (%s)\n",
-                  j["name"].get<std::string>().c_str(), j["gpus"].get<int>(), 100.0 * j["utilization"].get<double>(),
+    // A failed job's busy share is not a result; an inference fleet's busy GPUs serve, they do not train.
+    const bool failed = j["status"] == "failed";
+    const std::string util = failed ? "failed" : fmt("%5.1f%%", 100.0 * j["utilization"].get<double>());
+    const std::string kind = j["kind"] == "inference" ? "serving" : j["kind"].get<std::string>();
+    std::snprintf(buf, sizeof buf, "  %-16s %-11s %5d  %6s %9lld  %5zu  %s / %s  (%s)\n",
+                  j["name"].get<std::string>().c_str(), kind.c_str(), j["gpus"].get<int>(), util.c_str(),
                   static_cast<long long>(j["steps"].get<int64_t>()), j["checkpoints"]["count"].get<size_t>(),
                   models::format_duration(Seconds(w["mean"].get<double>())).c_str(),
                   models::format_duration(Seconds(w["p99"].get<double>())).c_str(),
                   models::format_duration(Seconds(j["checkpoints"]["stall_s"]["mean"].get<double>())).c_str());
     o += buf;
+    if (failed && j["failure"].is_string())
+      o += "    failed: " + j["failure"].get<std::string>() + "\n";
   }
   o += "\nstorage               read      written   peak read    peak write   peak used / capacity\n";
   for (const auto& s : r["storage"]) {
