@@ -15,6 +15,7 @@
 #include <QLocale>
 #include <QToolTip>
 #include <QValueAxis>
+#include <QXYSeries>
 
 #include <algorithm>
 #include <cmath>
@@ -151,10 +152,54 @@ struct ChartParts {
   std::function<QString(double x)> hover;
 };
 
-ChartParts gpu_time_chart(const RunResults& run) {
+// The time axis every timeseries chart shares: its unit and each row's interval in it.
+struct TimeFrame {
+  TimeUnit unit;
+  Steps steps;
+};
+
+TimeFrame time_frame(const RunResults& run) {
   const double simulated = at(run.results, "/sim/simulated_s");
   const TimeUnit unit = time_unit_for(simulated);
-  const Steps steps = steps_of(run.timeseries, simulated, unit);
+  return {unit, steps_of(run.timeseries, simulated, unit)};
+}
+
+// Puts time on x and `y_title` from 0 to `y_max` on y under every series of `chart`; hovering a series names the
+// row's interval (`note` after it) and what `row_lines` says of that row.
+ChartParts finish_time_chart(QChart* chart, const TimeFrame& frame, const QString& y_title, double y_max,
+                             const QString& note, std::function<QString(std::size_t row)> row_lines) {
+  const auto& steps = frame.steps;
+  auto* x = value_axis("time (" + frame.unit.name + ")", 0.0, steps.x1.empty() ? 1.0 : steps.x1.back(), false);
+  auto* y = value_axis(y_title, 0.0, y_max);
+  chart->addAxis(x, Qt::AlignBottom);
+  chart->addAxis(y, Qt::AlignLeft);
+  for (auto* s : chart->series()) {
+    s->attachAxis(x);
+    s->attachAxis(y);
+  }
+  auto hover = [steps, unit = frame.unit, note, row_lines](double xv) {
+    if (steps.x0.empty())
+      return QString();
+    const std::size_t i = row_at(steps, xv);
+    return QString("%1 %2 to %3 %2%4").arg(number(steps.x0[i], 2), unit.name, number(steps.x1[i], 2), note) +
+           row_lines(i);
+  };
+  const auto tip = [hover](const QPointF& p, bool state) {
+    if (state)
+      show_tip(hover(p.x()));
+  };
+  for (auto* s : chart->series()) {
+    if (auto* area = qobject_cast<QAreaSeries*>(s))
+      QObject::connect(area, &QAreaSeries::hovered, tip);
+    else if (auto* line = qobject_cast<QXYSeries*>(s))
+      QObject::connect(line, &QXYSeries::hovered, tip);
+  }
+  return {chart, hover};
+}
+
+ChartParts gpu_time_chart(const RunResults& run) {
+  const TimeFrame frame = time_frame(run);
+  const Steps& steps = frame.steps;
   struct Layer {
     const char* name;
     const char* column;
@@ -189,41 +234,17 @@ ChartParts gpu_time_chart(const RunResults& run) {
     shown.emplace_back(layer.name, column);
     below = above;
   }
-  chart->createDefaultAxes();
-  const double end = steps.x1.empty() ? 1.0 : steps.x1.back();
-  const auto axes = chart->axes();
-  for (auto* axis : axes)
-    chart->removeAxis(axis);
-  auto* x = value_axis("time (" + unit.name + ")", 0.0, end, false);
-  auto* y = value_axis("% of GPU time", 0.0, 100.0);
-  chart->addAxis(x, Qt::AlignBottom);
-  chart->addAxis(y, Qt::AlignLeft);
-  for (auto* s : chart->series()) {
-    s->attachAxis(x);
-    s->attachAxis(y);
-  }
-  auto hover = [steps, shown, unit](double xv) {
-    if (steps.x0.empty())
-      return QString();
-    const std::size_t i = row_at(steps, xv);
-    QString text = QString("%1 %2 to %3 %2").arg(number(steps.x0[i], 2), unit.name, number(steps.x1[i], 2));
+  return finish_time_chart(chart, frame, "% of GPU time", 100.0, "", [shown](std::size_t i) {
+    QString text;
     for (const auto& [name, column] : shown)
       if (i < column->size())
         text += "\n" + name + ": " + number(100.0 * (*column)[i], 2) + " %";
     return text;
-  };
-  for (auto* s : chart->series())
-    QObject::connect(static_cast<QAreaSeries*>(s), &QAreaSeries::hovered, [hover](const QPointF& p, bool state) {
-      if (state)
-        show_tip(hover(p.x()));
-    });
-  return {chart, hover};
+  });
 }
 
 ChartParts throughput_chart(const RunResults& run) {
-  const double simulated = at(run.results, "/sim/simulated_s");
-  const TimeUnit unit = time_unit_for(simulated);
-  const Steps steps = steps_of(run.timeseries, simulated, unit);
+  const TimeFrame frame = time_frame(run);
   auto* chart = new_chart("storage throughput (GB/s, mean per timeseries interval)");
   double top = 0.0;
   std::vector<std::pair<QString, const std::vector<double>*>> shown;
@@ -245,41 +266,22 @@ ChartParts throughput_chart(const RunResults& run) {
       if (kind == "write")
         pen.setStyle(Qt::DashLine);
       line->setPen(pen);
-      add_steps(line, steps, gbps);
+      add_steps(line, frame.steps, gbps);
       chart->addSeries(line);
       shown.emplace_back(sys.name + " " + kind, column);
     }
   }
-  auto* x = value_axis("time (" + unit.name + ")", 0.0, steps.x1.empty() ? 1.0 : steps.x1.back(), false);
-  auto* y = value_axis("GB/s", 0.0, top > 0 ? top * 1.08 : 1.0);
-  chart->addAxis(x, Qt::AlignBottom);
-  chart->addAxis(y, Qt::AlignLeft);
-  for (auto* s : chart->series()) {
-    s->attachAxis(x);
-    s->attachAxis(y);
-  }
-  auto hover = [steps, shown, unit](double xv) {
-    if (steps.x0.empty())
-      return QString();
-    const std::size_t i = row_at(steps, xv);
-    QString text = QString("%1 %2 to %3 %2 (mean)").arg(number(steps.x0[i], 2), unit.name, number(steps.x1[i], 2));
+  return finish_time_chart(chart, frame, "GB/s", top > 0 ? top * 1.08 : 1.0, " (mean)", [shown](std::size_t i) {
+    QString text;
     for (const auto& [name, column] : shown)
       if (i < column->size())
         text += "\n" + name + ": " + QString::fromStdString(models::format_rate(models::BytesPerSecond((*column)[i])));
     return text;
-  };
-  for (auto* s : chart->series())
-    QObject::connect(static_cast<QLineSeries*>(s), &QLineSeries::hovered, [hover](const QPointF& p, bool state) {
-      if (state)
-        show_tip(hover(p.x()));
-    });
-  return {chart, hover};
+  });
 }
 
 ChartParts occupancy_chart(const RunResults& run) {
-  const double simulated = at(run.results, "/sim/simulated_s");
-  const TimeUnit unit = time_unit_for(simulated);
-  const Steps steps = steps_of(run.timeseries, simulated, unit);
+  const TimeFrame frame = time_frame(run);
   auto* chart = new_chart("storage occupancy (% of usable capacity)");
   struct Shown {
     QString name;
@@ -302,36 +304,20 @@ ChartParts occupancy_chart(const RunResults& run) {
     QPen pen(c);
     pen.setWidthF(2.0);
     line->setPen(pen);
-    add_steps(line, steps, pct);
+    add_steps(line, frame.steps, pct);
     chart->addSeries(line);
     shown.push_back({sys.name, sys.used, sys.capacity});
   }
-  auto* x = value_axis("time (" + unit.name + ")", 0.0, steps.x1.empty() ? 1.0 : steps.x1.back(), false);
-  auto* y = value_axis("% used", 0.0, top > 50.0 ? 100.0 : std::max(1.0, std::ceil(top * 1.2)));
-  chart->addAxis(x, Qt::AlignBottom);
-  chart->addAxis(y, Qt::AlignLeft);
-  for (auto* s : chart->series()) {
-    s->attachAxis(x);
-    s->attachAxis(y);
-  }
-  auto hover = [steps, shown, unit](double xv) {
-    if (steps.x0.empty())
-      return QString();
-    const std::size_t i = row_at(steps, xv);
-    QString text = QString("%1 %2 to %3 %2").arg(number(steps.x0[i], 2), unit.name, number(steps.x1[i], 2));
+  const double y_max = top > 50.0 ? 100.0 : std::max(1.0, std::ceil(top * 1.2));
+  return finish_time_chart(chart, frame, "% used", y_max, "", [shown](std::size_t i) {
+    QString text;
     for (const auto& s : shown)
       if (i < s.used->size())
         text += "\n" + s.name + ": " + QString::fromStdString(models::format_bytes(models::Bytes((*s.used)[i]))) +
                 " of " + QString::fromStdString(models::format_bytes(models::Bytes(s.capacity))) + " (" +
                 number(100.0 * (*s.used)[i] / s.capacity, 1) + " %)";
     return text;
-  };
-  for (auto* s : chart->series())
-    QObject::connect(static_cast<QLineSeries*>(s), &QLineSeries::hovered, [hover](const QPointF& p, bool state) {
-      if (state)
-        show_tip(hover(p.x()));
-    });
-  return {chart, hover};
+  });
 }
 
 // Bars: categories along x, one set per measure; hovering a bar names it with its value and unit.

@@ -3,7 +3,7 @@
 // shows them in colour.
 #include "gui/main_window.hpp"
 #include "gui/result_charts.hpp"
-#include "tests/gui/wait.hpp"
+#include "tests/gui/session.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -20,29 +20,6 @@ using namespace aisim::gui;
 namespace {
 
 const QString source_dir = AISIM_SOURCE_DIR;
-const QString cli = AISIM_CLI_PATH;
-
-// Opens a scenario in a window and waits for its results.
-struct Opened {
-  MainWindow window{cli};
-  explicit Opened(const QString& scenario) {
-    int settled = 0;
-    bool ok = false;
-    window.on_run_settled = [&](bool good) {
-      ++settled;
-      ok = good;
-    };
-    window.show();
-    REQUIRE(window.open_scenario(scenario));
-    REQUIRE(wait_until([&] { return settled > 0; }));
-    window.on_run_settled = nullptr;
-    INFO(window.run_error().toStdString());
-    REQUIRE(ok);
-  }
-  double number(const char* pointer) const {
-    return window.results()->results.at(aisim::models::Json::json_pointer(pointer)).get<double>();
-  }
-};
 
 QBarSet* bar_set(QChart* chart, const QString& label) {
   for (auto* s : chart->series())
@@ -56,7 +33,7 @@ QBarSet* bar_set(QChart* chart, const QString& label) {
 } // namespace
 
 TEST_CASE("charts: GPU time stacks its causes to 100 % at every time", "[gui]") {
-  Opened o(source_dir + "/scenarios/failures.json");
+  Session o(source_dir + "/scenarios/failures.json", true);
   auto* chart = o.window.charts().chart("GPU time");
   REQUIRE(chart);
   QStringList names;
@@ -84,7 +61,7 @@ TEST_CASE("charts: GPU time stacks its causes to 100 % at every time", "[gui]") 
 }
 
 TEST_CASE("charts: storage throughput and occupancy per system, hover in units", "[gui]") {
-  Opened o(source_dir + "/scenarios/multi-tier.json");
+  Session o(source_dir + "/scenarios/multi-tier.json", true);
   auto* throughput = o.window.charts().chart("storage throughput");
   REQUIRE(throughput);
   QStringList names;
@@ -109,7 +86,7 @@ TEST_CASE("charts: storage throughput and occupancy per system, hover in units",
 }
 
 TEST_CASE("charts: checkpoint bars and cost bars are results.json's numbers", "[gui]") {
-  Opened o(source_dir + "/scenarios/default.json");
+  Session o(source_dir + "/scenarios/default.json", true);
   auto* ckpt = o.window.charts().chart("checkpoint writes");
   REQUIRE(ckpt);
   auto* mean = bar_set(ckpt, "mean");
@@ -131,7 +108,7 @@ TEST_CASE("charts: checkpoint bars and cost bars are results.json's numbers", "[
 }
 
 TEST_CASE("charts: the window shows them drawn, in colour", "[gui]") {
-  Opened o(source_dir + "/scenarios/failures.json");
+  Session o(source_dir + "/scenarios/failures.json", true);
   const QImage image = o.window.grab().toImage().convertToFormat(QImage::Format_RGB32);
   QSet<QRgb> colours;
   qint64 computing = 0, failure = 0;

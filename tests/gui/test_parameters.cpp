@@ -3,7 +3,7 @@
 // leaves out can be changed; Save writes the changes into a file the CLI accepts.
 #include "gui/main_window.hpp"
 #include "gui/parameter_panel.hpp"
-#include "tests/gui/wait.hpp"
+#include "tests/gui/session.hpp"
 
 #include "models/scenario/scenario_parser.hpp"
 
@@ -18,33 +18,7 @@ using namespace aisim::gui;
 namespace {
 
 const QString source_dir = AISIM_SOURCE_DIR;
-const QString cli = AISIM_CLI_PATH;
 const QString default_scenario = source_dir + "/scenarios/default.json";
-
-// A window on a scenario, counting the runs that settle.
-struct Session {
-  MainWindow window{cli};
-  int settled = 0;
-  bool ok = false;
-  explicit Session(const QString& scenario) {
-    window.on_run_settled = [this](bool good) {
-      ++settled;
-      ok = good;
-    };
-    REQUIRE(window.open_scenario(scenario));
-    next_run();
-  }
-  // Waits for the next run to settle and requires that it produced results.
-  void next_run() {
-    const int before = settled;
-    REQUIRE(wait_until([&] { return settled > before; }));
-    INFO(window.run_error().toStdString());
-    REQUIRE(ok);
-  }
-  double number(const char* pointer) const {
-    return window.results()->results.at(aisim::models::Json::json_pointer(pointer)).get<double>();
-  }
-};
 
 } // namespace
 

@@ -2,7 +2,7 @@
 // better or worse; unsaved changes are not lost on close without asking; opened scenarios are remembered.
 #include "gui/main_window.hpp"
 #include "gui/parameter_panel.hpp"
-#include "tests/gui/wait.hpp"
+#include "tests/gui/session.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -14,24 +14,7 @@ using namespace aisim::gui;
 namespace {
 
 const QString source_dir = AISIM_SOURCE_DIR;
-const QString cli = AISIM_CLI_PATH;
 const QString default_scenario = source_dir + "/scenarios/default.json";
-
-struct Session {
-  MainWindow window{cli};
-  int settled = 0;
-  explicit Session(const QString& scenario) {
-    window.on_run_settled = [this](bool) { ++settled; };
-    REQUIRE(window.open_scenario(scenario));
-    next_run();
-  }
-  void next_run() {
-    const int before = settled;
-    REQUIRE(wait_until([&] { return settled > before; }));
-    INFO(window.run_error().toStdString());
-    REQUIRE(window.run_error().isEmpty());
-  }
-};
 
 } // namespace
 
