@@ -393,6 +393,8 @@ ChartParts cost_chart(const RunResults& run) {
   add("capex", at(r, "/cost/capex_amortized_usd"), true);
   add("maintenance", at(r, "/cost/maintenance_usd"), true);
   add("energy", at(r, "/cost/energy_usd"), true);
+  add("facility", at(r, "/cost/facility_usd"), false);
+  add("GPU rent", at(r, "/cost/gpu_rent_usd"), false);
   add("storage services", at(r, "/cost/storage_services_usd"), false);
   // Stalled GPU time is priced over the same horizon, at the GPU-hour price; it is a value, not a bill.
   add("stalled (value)", at(r, "/cost/gpu_stalled_usd"), true);

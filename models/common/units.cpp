@@ -249,6 +249,8 @@ std::string describe(Dimension d) {
     return "a price per size like \"$0.01/GB\"";
   case Dimension::dollars_per_byte_month:
     return "a storage price like \"$20/TB-month\"";
+  case Dimension::dollars_per_kw_month:
+    return "a facility price per kilowatt of IT load like \"$150/kW-month\"";
   case Dimension::flops:
     return "a compute rate like \"989TFLOPS\"";
   case Dimension::ops_per_second:
@@ -278,6 +280,8 @@ std::optional<double> parse_quantity(std::string_view text, Dimension d, std::st
     return parse_money_per_size(s, false, &err);
   case Dimension::dollars_per_byte_month:
     return parse_money_per_size(s, true, &err);
+  case Dimension::dollars_per_kw_month:
+    return parse_money(s, "/kW-month", &err);
   default:
     break;
   }

@@ -43,6 +43,7 @@ struct DollarsPerHourTag {};
 struct DollarsPerKWhTag {};
 struct DollarsPerByteTag {};
 struct DollarsPerByteMonthTag {};
+struct DollarsPerKWMonthTag {};
 struct FlopsPerSecondTag {};
 struct OpsPerSecondTag {};
 
@@ -55,6 +56,8 @@ using DollarsPerHour = Quantity<DollarsPerHourTag>;
 using DollarsPerKWh = Quantity<DollarsPerKWhTag>;
 using DollarsPerByte = Quantity<DollarsPerByteTag>;
 using DollarsPerByteMonth = Quantity<DollarsPerByteMonthTag>; // a month is 1/12 of a 365-day year
+// Facility space and cooling billed per kilowatt of IT load per month (colocation pricing).
+using DollarsPerKWMonth = Quantity<DollarsPerKWMonthTag>;
 using FlopsPerSecond = Quantity<FlopsPerSecondTag>;
 // I/O operations (or any countable operations) per second: IOPS.
 using OpsPerSecond = Quantity<OpsPerSecondTag>;
@@ -83,8 +86,9 @@ enum class Dimension {
   dollars_per_kwh,
   flops,
   ops_per_second,
-  dollars_per_byte,      // "$0.01/GB": a price per byte moved (object retrieval)
-  dollars_per_byte_month // "$20/TB-month": a price per byte stored per month (object capacity)
+  dollars_per_byte,       // "$0.01/GB": a price per byte moved (object retrieval)
+  dollars_per_byte_month, // "$20/TB-month": a price per byte stored per month (object capacity)
+  dollars_per_kw_month    // "$150/kW-month": facility space per kilowatt of IT load per month
 };
 
 // What a quantity of a dimension looks like, for error messages: `a size like "3.84TB" or "7.68TiB"`.

@@ -1,12 +1,17 @@
 #include "models/cost/cost.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace aisim::models {
 
 Dollars storage_capex(const StorageSystem& s) {
   return s.chassis_price + (s.drive ? s.drive->price * s.drive_count() : Dollars(0));
+}
+
+Watts storage_nameplate_power(const StorageSystem& s) {
+  return s.drive ? s.chassis_power + s.drive->active_power * s.drive_count() : s.chassis_power;
 }
 
 Watts storage_power(const StorageSystem& s) {
@@ -19,9 +24,15 @@ Watts storage_power(const StorageSystem& s) {
 namespace {
 
 constexpr double kYear = 365.0 * 86400.0;
+constexpr double kMonth = kYear / 12.0;
 
-// What is bought, written off and maintained over the horizon, and what its power costs.
-ComponentCost owned(std::string name, std::string kind, Dollars purchase, Watts power, const Costs& costs) {
+Dollars facility_cost(Watts nameplate, Seconds held, const Costs& costs) {
+  return Dollars(costs.facility_price.value * nameplate.value / 1000.0 * held.value / kMonth);
+}
+
+// What is bought, written off and maintained over the horizon, what its power costs and the space it takes.
+ComponentCost owned(std::string name, std::string kind, Dollars purchase, Watts power, Watts nameplate,
+                    const Costs& costs) {
   ComponentCost c;
   c.name = std::move(name);
   c.kind = std::move(kind);
@@ -29,13 +40,46 @@ ComponentCost owned(std::string name, std::string kind, Dollars purchase, Watts 
   c.amortized = purchase * (costs.horizon.value / costs.service_life.value);
   c.maintenance = purchase * (costs.maintenance_per_year * costs.horizon.value / kYear);
   c.energy = energy_cost(power * costs.pue, costs.horizon, costs.energy_price);
+  c.nameplate = nameplate;
+  c.facility = facility_cost(nameplate, costs.horizon, costs);
   return c;
+}
+
+// Capacity bought as the data grows: at the start of each year, what the data held at its end needs beyond what is
+// owned, at the system's own price per byte; written off, maintained, powered and housed from then on.
+void buy_for_growth(ComponentCost& cc, double held_bytes, double capacity_bytes, Watts power, const Costs& costs) {
+  const double g = costs.data_growth;
+  const double H = costs.horizon.value;
+  if (g <= 0 || capacity_bytes <= 0 || cc.purchase.value <= 0)
+    return;
+  double owned_bytes = capacity_bytes;
+  for (double t = 0; t < H; t += kYear) {
+    const double need = held_bytes * std::pow(1 + g, std::min(H, t + kYear) / kYear);
+    if (need <= owned_bytes)
+      continue;
+    const double share = (need - owned_bytes) / capacity_bytes; // of the system as first bought
+    owned_bytes = need;
+    const Dollars bought = cc.purchase * share;
+    const Seconds held(H - t);
+    cc.growth += bought;
+    cc.amortized += bought * (held.value / costs.service_life.value);
+    cc.maintenance += bought * (costs.maintenance_per_year * held.value / kYear);
+    cc.energy += energy_cost(power * (share * costs.pue), held, costs.energy_price);
+    cc.facility += facility_cost(cc.nameplate * share, held, costs);
+  }
+}
+
+// The mean of (1 + g)^t over a horizon of `years`: how much more is held on average as the data grows.
+double mean_growth(double g, double years) {
+  if (g == 0 || years <= 0)
+    return 1.0;
+  return (std::pow(1 + g, years) - 1) / (years * std::log1p(g));
 }
 
 } // namespace
 
 CostBreakdown compute_cost(const Scenario& sc, const GpuTimeSplit& window_split, const std::vector<StorageUsage>& usage,
-                           const RunTotals& run) {
+                           const RunTotals& run, const SwitchInventory& fabric) {
   CostBreakdown c;
   c.horizon = sc.costs.horizon;
   c.service_life = sc.costs.service_life;
@@ -54,17 +98,34 @@ CostBreakdown compute_cost(const Scenario& sc, const GpuTimeSplit& window_split,
   const double busy = split.compute; // only computing GPUs draw board power; stalled ones wait
   int gpus = 0;
   for (const auto& g : sc.node_groups) {
+    gpus += g.gpu_count();
+    if (g.rented()) {
+      // A cloud cluster: the provider pays for power and space. Held for the horizon, or for the one period.
+      ComponentCost rc;
+      rc.name = g.name;
+      rc.kind = "compute";
+      rc.rent = Dollars(g.gpu_rent.value * g.gpu_count() * (once ? std::min(T, H) : H) / 3600.0);
+      c.components.push_back(rc);
+      continue;
+    }
     const Watts gpu_power = g.gpu.power * (g.gpu_count() * (busy + kGpuIdlePowerFraction * (1.0 - busy)));
     c.components.push_back(owned(g.name, "compute", g.gpu_price * g.gpu_count() + g.node_price * g.count,
-                                 gpu_power + g.node_power * g.count, sc.costs));
-    gpus += g.gpu_count();
+                                 gpu_power + g.node_power * g.count,
+                                 g.gpu.power * g.gpu_count() + g.node_power * g.count, sc.costs));
   }
-  constexpr double kMonth = kYear / 12.0;
+  if (fabric.switches > 0) {
+    const auto& n = sc.network;
+    const Watts power = n.switch_power * fabric.switches;
+    c.components.push_back(owned("fabric", "network",
+                                 n.switch_price * fabric.switches + n.port_price * static_cast<double>(fabric.ports),
+                                 power, power, sc.costs));
+  }
+  const double grown = mean_growth(sc.costs.data_growth, H / kYear);
   double held_byte_s = 0; // over the horizon, every system
   for (size_t i = 0; i < sc.storage.size(); ++i) {
     const auto& s = sc.storage[i];
     const StorageUsage u = i < usage.size() ? usage[i] : StorageUsage{};
-    auto cc = owned(s.name, s.kind, storage_capex(s), storage_power(s), sc.costs);
+    auto cc = owned(s.name, s.kind, storage_capex(s), storage_power(s), storage_nameplate_power(s), sc.costs);
     // Byte-seconds held over the horizon. "repeat": each period holds what the first did plus what the periods
     // before it gained (their recurring growth; a one-off dataset made stays once made). "once": the period, then
     // what it ends with.
@@ -85,7 +146,9 @@ CostBreakdown compute_cost(const Scenario& sc, const GpuTimeSplit& window_split,
                              format_duration(Seconds(T * (s.capacity().value - u.end_bytes) / recurring + T)) +
                              "): the cost assumes the space is there");
     }
+    byte_s *= grown;
     held_byte_s += byte_s;
+    buy_for_growth(cc, u.end_bytes, s.capacity().value, storage_power(s), sc.costs);
     if (s.kind == "object") {
       cc.space = Dollars(s.storage_price.value * byte_s / kMonth);
       // Reads out of an object store pay retrieval and, when it is a provider's, egress: one-off reads once,
@@ -97,26 +160,31 @@ CostBreakdown compute_cost(const Scenario& sc, const GpuTimeSplit& window_split,
     }
     // The system's cost by data class: a usage-priced tier bills what is held, so its space goes to the classes
     // held; an owned one is paid whole, so what no class fills is unused capacity.
-    const double held = std::accumulate(u.mean_by_class.begin(), u.mean_by_class.end(), 0.0);
+    const double held = grown * std::accumulate(u.mean_by_class.begin(), u.mean_by_class.end(), 0.0);
     const Dollars shared = cc.total() - cc.retrieval;
-    const double base = s.kind == "object" ? held : std::max(s.capacity().value, held);
+    const bool rented = s.kind == "object" && cc.purchase.value == 0;
+    const double base = rented ? held : std::max(s.capacity().value, held);
     for (int k = 0; k < kDataClasses; ++k)
       if (base > 0)
-        c.storage_by_class[k] += shared * (u.mean_by_class[k] / base);
+        c.storage_by_class[k] += shared * (grown * u.mean_by_class[k] / base);
     c.storage_unused += base > 0 ? shared * (1.0 - held / base) : shared;
     c.components.push_back(cc);
   }
   Dollars storage_total;
   for (const auto& cc : c.components) {
-    c.capex += cc.purchase;
+    c.capex += cc.purchase + cc.growth;
+    c.capex_growth += cc.growth;
     c.capex_amortized += cc.amortized;
     c.maintenance += cc.maintenance;
     c.energy += cc.energy;
+    c.facility += cc.facility;
+    c.rent += cc.rent;
     c.services += cc.space + cc.retrieval;
-    if (cc.kind != "compute")
+    if (cc.kind != "compute" && cc.kind != "network")
       storage_total += cc.total();
   }
-  c.opex = c.maintenance + c.energy + c.services;
+  c.opex = c.maintenance + c.energy + c.facility + c.rent + c.services;
+  c.opex_per_year = c.opex * (kYear / H);
   c.total = c.capex_amortized + c.opex;
   const double gpu_hours = gpus * H / 3600.0;
   const double price = sc.costs.gpu_hour_price.value;

@@ -1,9 +1,12 @@
-// Cost over the horizon: what is bought (GPUs, nodes, storage chassis, drives), written off over its service life;
-// support and maintenance as a yearly share of the purchase; energy; usage-priced storage (object tiers) on the data
-// actually held and the bytes actually read; the value of stalled GPU time; the cost of each useful GPU-hour. Every
-// figure per component (each node group, each storage system) and, for storage, per data class.
+// Cost over the horizon: what is bought (GPUs, nodes, storage chassis, drives, an owned object store, the storage
+// fabric's switches and ports), written off over its service life; support and maintenance as a yearly share of the
+// purchase; energy; facility space per kW; rented GPUs per GPU-hour; usage-priced storage (object tiers) on the data
+// actually held and the bytes actually read; capacity bought as the data grows; the value of stalled GPU time; the
+// cost of each unit of work. Every figure per component (each node group, the fabric, each storage system) and, for
+// storage, per data class.
 #pragma once
 
+#include "models/hardware/fabric.hpp"
 #include "models/scenario/policies.hpp"
 #include "models/scenario/scenario.hpp"
 
@@ -40,26 +43,34 @@ struct RunTotals {
 
 // One component's money over the horizon. `purchase` is what buying it costs once; the rest is over the horizon.
 struct ComponentCost {
-  std::string name;    // the node group's or storage system's name
-  std::string kind;    // "compute" or the storage kind
+  std::string name;    // the node group's or storage system's name, or "fabric"
+  std::string kind;    // "compute", "network" or the storage kind
   Dollars purchase;    // bought up front
-  Dollars amortized;   // purchase x horizon / service life
-  Dollars maintenance; // purchase x maintenance share x horizon in years
+  Dollars growth;      // bought later, as the data grows (in `amortized` and `maintenance` from when it is bought)
+  Dollars amortized;   // what is bought x the part of its service life inside the horizon
+  Dollars maintenance; // what is bought x maintenance share x the years it is owned within the horizon
   Dollars energy;      // its power x PUE x energy price over the horizon
+  Dollars facility;    // its nameplate power x facility price x months
+  Dollars rent;        // rented GPUs: GPU-hours held x rent
   Dollars space;       // object tiers: $/TB-month x bytes held on average x months
   Dollars retrieval;   // object tiers: (retrieval + egress) $/B x bytes read, scaled to the horizon
-  Dollars total() const { return amortized + maintenance + energy + space + retrieval; }
+  Watts nameplate;     // what its power supplies are sized for: the IT load that facility space is paid for
+  Dollars total() const { return amortized + maintenance + energy + facility + rent + space + retrieval; }
 };
 
 struct CostBreakdown {
   Seconds horizon;
   Seconds service_life;
-  Dollars capex;           // purchase of everything
+  Dollars capex;           // everything bought: up front and as the data grows
+  Dollars capex_growth;    // of which bought later, as the data grows
   Dollars capex_amortized; // its share of the horizon
   Dollars maintenance;
   Dollars energy;   // IT power x PUE x price over the horizon
+  Dollars facility; // space, racks and cooling per kW
+  Dollars rent;     // rented GPUs
   Dollars services; // object storage: space and retrieval
-  Dollars opex;     // maintenance + energy + services
+  Dollars opex;     // maintenance + energy + facility + rent + services
+  Dollars opex_per_year;
   // GPU time not computing, at gpu_hour_price: stalled (waiting for data, checkpoints, failures) and unused (no
   // job). Shares of what is already paid, so not added to the total.
   Dollars gpu_stalled;
@@ -87,12 +98,15 @@ struct CostBreakdown {
 // it holds at the end. One-off work (datasets staged, preprocessing) is counted once either way. Busy GPUs draw
 // their board power, stalled or idle ones `kGpuIdlePowerFraction` of it. `usage` has one entry per storage system,
 // in scenario order (missing entries: nothing held or read).
+// `fabric` is what the storage network is built of (Fabric::inventory()); data growth (costs.data_growth) scales
+// what every storage system holds by (1 + growth) per year from the end of the simulated period on.
 CostBreakdown compute_cost(const Scenario& sc, const GpuTimeSplit& split, const std::vector<StorageUsage>& usage,
-                           const RunTotals& run);
+                           const RunTotals& run, const SwitchInventory& fabric);
 
 // What one storage system costs to buy (chassis, controllers or servers, drives) and draws.
 Dollars storage_capex(const StorageSystem& s);
-Watts storage_power(const StorageSystem& s);
+Watts storage_power(const StorageSystem& s);           // on average: drives between idle and active
+Watts storage_nameplate_power(const StorageSystem& s); // every drive active: what facility space is sized for
 
 inline constexpr double kGpuIdlePowerFraction = 0.15; // idle H100 boards draw ~100 W of 700 W (nvidia-smi)
 inline constexpr double kDriveDutyActive = 0.5;       // drives counted at the mean of idle and active power

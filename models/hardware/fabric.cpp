@@ -91,6 +91,46 @@ Fabric::Fabric(const NetworkSpec& spec, std::vector<FabricEndpoint> endpoints)
   }
 }
 
+SwitchInventory Fabric::inventory() const {
+  SwitchInventory inv;
+  long long endpoint_ports = 0;
+  for (const auto& e : endpoints_)
+    endpoint_ports += e.ports;
+  if (spec_.topology == "fat_tree") {
+    // Each endpoint takes one edge port; every edge switch in use has k/2 uplinks to its pod's aggregation
+    // switches, and with more than one pod every aggregation switch has k/2 uplinks to the core.
+    const long long half = spec_.k / 2;
+    const long long n = static_cast<long long>(endpoints_.size());
+    const long long edges = (n + half - 1) / half;
+    const long long pods = (edges + half - 1) / half;
+    const bool core = pods > 1;
+    inv.switches = static_cast<int>(edges + pods * half + (core ? half * half : 0));
+    inv.ports = n + edges * half * 2 + (core ? pods * half * half * 2 : 0);
+    return inv;
+  }
+  if (!is_leafy(spec_.topology)) {
+    inv.switches = 1;
+    inv.ports = endpoint_ports;
+    return inv;
+  }
+  const int leaves = leaf_count();
+  std::vector<long long> down(leaves, 0);
+  std::vector<int> rails(leaves, 1);
+  for (size_t i = 0; i < endpoints_.size(); ++i) {
+    down[leaf_of_[i]] += endpoints_[i].ports;
+    // A rail group is one switch per rail: node NIC r on rail switch r.
+    if (spec_.topology == "rail_optimized" && endpoints_[i].kind == EndpointKind::gpu_node)
+      rails[leaf_of_[i]] = std::max(rails[leaf_of_[i]], endpoints_[i].ports);
+  }
+  inv.switches = spec_.spines;
+  for (int l = 0; l < leaves; ++l) {
+    const auto up = static_cast<long long>(std::ceil(down[l] / spec_.oversubscription));
+    inv.switches += rails[l];
+    inv.ports += down[l] + 2 * up; // the leaf's own ports and, for each uplink, one on a spine
+  }
+  return inv;
+}
+
 std::vector<Hop> Fabric::route(int a, int b) const {
   if (a == b)
     return {};

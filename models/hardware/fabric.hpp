@@ -25,6 +25,16 @@ struct NetworkSpec {
   int k = 0;                   // fat_tree: switch radix (k pods, k^3/4 endpoints)
   BytesPerSecond link_speed;   // fat_tree: every switch-to-switch cable
   bool converged = false;      // storage traffic rides the GPU fabric's NICs, beside the collectives
+  // What the storage fabric costs: each switch, and each switch port with its optic and half a cable.
+  Dollars switch_price;
+  Dollars port_price;
+  Watts switch_power;
+};
+
+// What a fabric is built of, for its cost.
+struct SwitchInventory {
+  int switches = 0;
+  long long ports = 0; // switch ports in use: towards endpoints and between switches
 };
 
 enum class EndpointKind { gpu_node, storage };
@@ -61,6 +71,11 @@ public:
   int uplink_of(int leaf) const { return leaf_uplink_[leaf]; }
   // Switch-level links from leaf a to leaf b (empty within one leaf).
   std::vector<Hop> route(int leaf_a, int leaf_b) const;
+
+  // The switches the topology needs for these endpoints and the ports in use on them. Uplinks run at the speed of
+  // the endpoint ports below them (fat_tree: one port per link), a leaf has as many uplink ports as its downlink
+  // ports over the oversubscription, and a fat tree uses only the pods (and core) its endpoints need.
+  SwitchInventory inventory() const;
 
   // Max flow on the full graph from `sources` (endpoint, extra cap on what it can inject, e.g. its drives) to
   // `sinks`, in bytes per second. Push-relabel (Boost.Graph).

@@ -39,6 +39,9 @@ struct NodeGroup {
   BytesPerSecond compute_nic_speed;
   BytesPerSecond compute_nic_bandwidth() const { return compute_nic_speed * compute_nics; }
   Seconds node_mtbf; // 0: nodes do not fail
+  // > 0: the group is rented per GPU-hour (a cloud cluster): nothing bought, no power or space paid.
+  DollarsPerHour gpu_rent;
+  bool rented() const { return gpu_rent.value > 0; }
 };
 
 // How a workload's I/O reaches the drives: the size of each request, whether it is random or sequential, and how
@@ -152,6 +155,11 @@ struct Costs {
   // How the simulated period stands for the horizon: "repeat" (a steady state, repeated) or "once" (it happens
   // once; the cluster then idles and its storage keeps what it holds).
   std::string extrapolation = "repeat";
+  // Floor space, racks and cooling, per kilowatt of the IT load bought (nameplate power) per month; 0: not priced.
+  DollarsPerKWMonth facility_price;
+  // How much the data every storage system holds grows per year (0.3: +30 %/year); owned systems buy capacity at
+  // the start of the year that needs it, object tiers bill what is held.
+  double data_growth = 0;
 };
 
 struct SimulationSettings {

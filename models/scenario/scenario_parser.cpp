@@ -191,8 +191,25 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
         auto gpn = g.integer("gpus_per_node", 8, 1, 64);
         auto gpu = g.choice("gpu", nullptr, gpu_model_names());
         std::optional<GpuModel> model = gpu ? find_gpu_model(*gpu) : std::nullopt;
-        const std::string default_price = model ? format_dollars(model->price) : "$0";
-        auto gprice = g.quantity("gpu_price", Dimension::dollars, default_price.c_str(), Bound::non_negative);
+        // A rented group (a cloud cluster) is paid per GPU-hour and buys nothing: a purchase price would be
+        // counted nowhere, so one given with the rent is refused rather than ignored.
+        std::optional<double> rent;
+        const bool rent_ok = g.optional_quantity("gpu_rent", Dimension::dollars_per_hour, rent);
+        std::optional<double> gprice = 0.0, nprice = 0.0;
+        if (!rent) {
+          const std::string default_price = model ? format_dollars(model->price) : "$0";
+          gprice = g.quantity("gpu_price", Dimension::dollars, default_price.c_str(), Bound::non_negative);
+          nprice = g.quantity("node_price", Dimension::dollars, "$60k", Bound::non_negative);
+        } else {
+          for (const char* key : {"gpu_price", "node_price"})
+            if (g.has(key)) {
+              g.accept(key);
+              diag.error(g.child_pointer(key), std::string("a group with gpu_rent is rented, not bought (expected "
+                                                           "either gpu_rent or ") +
+                                                   key + ", not both)");
+              gprice.reset();
+            }
+        }
         auto nics = g.integer("nics", 2, 1, 64);
         auto nic_speed = g.quantity("nic_speed", Dimension::bytes_per_second, "400Gbps");
         auto cnics = g.integer("compute_nics", 8, 1, 64);
@@ -201,7 +218,6 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
         // PCIe Gen5 x16 moves about 50 GB/s in practice of its 63 GB/s per direction.
         auto host_bw = g.quantity("gpu_host_bandwidth", Dimension::bytes_per_second, "50GB/s");
         auto npower = g.quantity("node_power", Dimension::watts, "3kW", Bound::non_negative);
-        auto nprice = g.quantity("node_price", Dimension::dollars, "$60k", Bound::non_negative);
         // Mean time between failures that interrupt a job, per node (GPUs, memory, NICs, software); absent: none.
         std::optional<double> mtbf;
         const bool mtbf_ok = g.optional_quantity("node_mtbf", Dimension::seconds, mtbf);
@@ -213,7 +229,7 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
           group_names.push_back(*gname);
         }
         if (!gname || !count || !gpn || !model || !gprice || !nics || !nic_speed || !cnics || !cnic_speed || !mem ||
-            !host_bw || !npower || !nprice || !mtbf_ok)
+            !host_bw || !npower || !nprice || !mtbf_ok || !rent_ok)
           continue;
         ng.name = *gname;
         ng.count = static_cast<int>(*count);
@@ -229,6 +245,7 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
         ng.node_power = Watts(*npower);
         ng.node_price = Dollars(*nprice);
         ng.node_mtbf = Seconds(mtbf.value_or(0.0));
+        ng.gpu_rent = DollarsPerHour(rent.value_or(0.0));
         sc.node_groups.push_back(ng);
       }
     }
@@ -240,8 +257,12 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
     auto topo = net->choice("topology", "single_switch", {"single_switch", "spine_leaf", "fat_tree", "rail_optimized"});
     auto lat = net->quantity("link_latency", Dimension::seconds, "1us", Bound::non_negative);
     auto storage_net = net->choice("storage_network", "separate", {"separate", "converged"});
+    // Estimates for a 32 x 400G Ethernet switch and, per port in use, a 400G optic with its share of a cable.
+    auto switch_price = net->quantity("switch_price", Dimension::dollars, "$30k", Bound::non_negative);
+    auto port_price = net->quantity("port_price", Dimension::dollars, "$1k", Bound::non_negative);
+    auto switch_power = net->quantity("switch_power", Dimension::watts, "800W", Bound::non_negative);
     NetworkSpec spec;
-    bool ok = topo && lat;
+    bool ok = topo && lat && switch_price && port_price && switch_power;
     if (topo) {
       spec.topology = *topo;
       // Keys of other topologies are rejected by name rather than silently ignored.
@@ -291,6 +312,9 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
     if (ok && storage_net) {
       spec.link_latency = Seconds(*lat);
       spec.converged = *storage_net == "converged";
+      spec.switch_price = Dollars(*switch_price);
+      spec.port_price = Dollars(*port_price);
+      spec.switch_power = Watts(*switch_power);
       sc.network = spec;
     }
   }
@@ -353,10 +377,20 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
     auto life = costs->quantity("service_life", Dimension::seconds, "5y", Bound::positive);
     auto maintenance = costs->number("maintenance", 0.10, 0.0, 1.0);
     auto extrapolation = costs->choice("extrapolation", "repeat", {"repeat", "once"});
+    auto facility =
+        costs->quantity("facility_price", Dimension::dollars_per_kw_month, "$0/kW-month", Bound::non_negative);
+    const auto growth_read = costs->number("data_growth", 0.0, -1.0, 100.0);
+    const double growth = growth_read.value_or(0.0);
+    const bool growth_ok = growth_read && growth > -1.0;
+    if (growth_read && !growth_ok)
+      diag.error(costs->child_pointer("data_growth"),
+                 "data cannot shrink by 100 % or more a year (expected a yearly growth above -1, got " +
+                     json_excerpt(doc["costs"]["data_growth"]) + ")");
     costs->finish();
-    if (horizon && energy && pue && gh && life && maintenance && extrapolation)
-      sc.costs = Costs{Seconds(*horizon), DollarsPerKWh(*energy), *pue,          DollarsPerHour(*gh),
-                       Seconds(*life),    *maintenance,           *extrapolation};
+    if (horizon && energy && pue && gh && life && maintenance && extrapolation && facility && growth_ok)
+      sc.costs = Costs{
+          Seconds(*horizon), DollarsPerKWh(*energy),       *pue,  DollarsPerHour(*gh), Seconds(*life), *maintenance,
+          *extrapolation,    DollarsPerKWMonth(*facility), growth};
   }
 
   if (auto sim = top.object("simulation", false)) {

@@ -3,6 +3,7 @@
 #include "sim/results/version_info.hpp"
 
 #include "models/analytics/stats.hpp"
+#include "models/cluster/cluster_network.hpp"
 #include "models/common/units.hpp"
 #include "models/cost/cost.hpp"
 
@@ -442,15 +443,18 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
       for (const auto& p : run.metrics.jobs[j].serving)
         totals.requests += p.requests / std::max(1, job.inference.reads_per_request);
   }
-  const auto c = models::compute_cost(sc, split, usage, totals);
+  const auto c = models::compute_cost(sc, split, usage, totals, models::build_cluster_network(sc).fabric.inventory());
   Json components = Json::array();
   for (const auto& cc : c.components)
     components.push_back({{"name", cc.name},
                           {"kind", cc.kind},
                           {"purchase_usd", cc.purchase.value},
+                          {"growth_purchase_usd", cc.growth.value},
                           {"amortized_usd", cc.amortized.value},
                           {"maintenance_usd", cc.maintenance.value},
                           {"energy_usd", cc.energy.value},
+                          {"facility_usd", cc.facility.value},
+                          {"rent_usd", cc.rent.value},
                           {"space_usd", cc.space.value},
                           {"retrieval_usd", cc.retrieval.value},
                           {"total_usd", cc.total().value}});
@@ -462,10 +466,15 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
   r["cost"] = {{"horizon_s", c.horizon.value},
                {"service_life_s", c.service_life.value},
                {"capex_usd", c.capex.value},
+               {"capex_growth_usd", c.capex_growth.value},
                {"capex_amortized_usd", c.capex_amortized.value},
                {"opex_usd", c.opex.value},
+               {"opex_per_year_usd", c.opex_per_year.value},
                {"maintenance_usd", c.maintenance.value},
                {"energy_usd", c.energy.value},
+               {"facility_usd", c.facility.value},
+               {"gpu_rent_usd", c.rent.value},
+               {"data_growth_per_year", sc.costs.data_growth},
                {"storage_services_usd", c.services.value},
                {"gpu_stalled_usd", c.gpu_stalled.value},
                {"gpu_unused_usd", c.gpu_unused.value},
@@ -765,17 +774,29 @@ std::string format_summary(const Json& r, const std::string& results_path) {
   };
   const std::string period = models::format_duration(Seconds(r["sim"]["simulated_s"]));
   o += "\ncost over " + models::format_duration(Seconds(c["horizon_s"])) + ": " + money(c["capex_usd"]) +
-       " bought, written off over " + models::format_duration(Seconds(c["service_life_s"])) + "\n";
+       " bought, written off over " + models::format_duration(Seconds(c["service_life_s"])) + "; " +
+       money(c["opex_per_year_usd"]) + " a year to run\n";
+  if (c["capex_growth_usd"].get<double>() >= 0.5)
+    o += "  (of the purchase, " + money(c["capex_growth_usd"]) + " is capacity bought as the data grows " +
+         fmt("%.0f", c["data_growth_per_year"].get<double>() * 100) + " % a year)\n";
   o += c["extrapolation"] == "once"
            ? "  (the " + period + " simulated happen once; then the GPUs are unused and storage keeps what it holds)\n"
            : "  (the " + period + " simulated stand for the horizon, repeated " + fmt("%.1f", c["periods"]) +
                  " times; one-off staging and preprocessing counted once)\n";
-  o += "  component        kind     capex share    maintenance        energy  object store          total\n";
+  // Power and space go together (both scale with watts); what is rented (GPUs, object storage) is billed by use.
+  o += "  component        kind     capex share    maintenance   power+space   rented/used          total\n";
+  const auto sum = [](const Json& j, std::initializer_list<const char*> keys) {
+    double v = 0;
+    for (const char* k : keys)
+      v += j[k].get<double>();
+    return Json(v);
+  };
   for (const auto& cc : c["by_component"])
     o += row(cc["name"].get<std::string>(), cc["kind"].get<std::string>(), cc["amortized_usd"], cc["maintenance_usd"],
-             cc["energy_usd"], cc["space_usd"].get<double>() + cc["retrieval_usd"].get<double>(), cc["total_usd"]);
-  o += row("total", "", c["capex_amortized_usd"], c["maintenance_usd"], c["energy_usd"],
-           c["storage_services_usd"].get<double>(), c["total_usd"]);
+             sum(cc, {"energy_usd", "facility_usd"}), sum(cc, {"space_usd", "retrieval_usd", "rent_usd"}).get<double>(),
+             cc["total_usd"]);
+  o += row("total", "", c["capex_amortized_usd"], c["maintenance_usd"], sum(c, {"energy_usd", "facility_usd"}),
+           sum(c, {"storage_services_usd", "gpu_rent_usd"}).get<double>(), c["total_usd"]);
   if (!c["usd_per_useful_gpu_hour"].is_null())
     o += "  per useful GPU-hour        " + money(c["usd_per_useful_gpu_hour"]) + "\n";
   if (!c["usd_per_1000_requests"].is_null())

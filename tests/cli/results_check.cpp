@@ -168,8 +168,9 @@ int contract(const Json& r) {
     }
   need(r, "/capacity_events", &Json::is_array);
   for (const char* k :
-       {"horizon_s", "service_life_s", "capex_usd", "capex_amortized_usd", "opex_usd", "maintenance_usd", "energy_usd",
-        "storage_services_usd", "gpu_stalled_usd", "gpu_unused_usd", "total_usd", "periods"})
+       {"horizon_s", "service_life_s", "capex_usd", "capex_growth_usd", "capex_amortized_usd", "opex_usd",
+        "opex_per_year_usd", "maintenance_usd", "energy_usd", "facility_usd", "gpu_rent_usd", "storage_services_usd",
+        "gpu_stalled_usd", "gpu_unused_usd", "total_usd", "periods"})
     need_non_negative(r, std::string("/cost/") + k);
   need(r, "/cost/by_component", &Json::is_array);
   need(r, "/cost/storage_by_data_class", &Json::is_object);
@@ -185,20 +186,24 @@ int contract(const Json& r) {
     const auto& c = r["cost"];
     const auto near = [](double a, double b) { return std::fabs(a - b) <= 1e-6 * std::max({1.0, a, b}); };
     const auto d = [&](const char* k) { return c[k].get<double>(); };
-    if (!near(d("opex_usd"), d("maintenance_usd") + d("energy_usd") + d("storage_services_usd")))
-      fail("cost.opex_usd is not maintenance_usd + energy_usd + storage_services_usd");
+    if (!near(d("opex_usd"), d("maintenance_usd") + d("energy_usd") + d("facility_usd") + d("gpu_rent_usd") +
+                                 d("storage_services_usd")))
+      fail("cost.opex_usd is not maintenance_usd + energy_usd + facility_usd + gpu_rent_usd + storage_services_usd");
+    if (!near(d("opex_per_year_usd") * d("horizon_s"), d("opex_usd") * 365 * 86400))
+      fail("cost.opex_per_year_usd is not opex_usd over the horizon in years");
     if (!near(d("total_usd"), d("capex_amortized_usd") + d("opex_usd")))
       fail("cost.total_usd is not capex_amortized_usd + opex_usd");
     double components = 0, purchase = 0, storage = 0, classes = 0;
     for (const auto& cc : c["by_component"]) {
       const double parts = cc["amortized_usd"].get<double>() + cc["maintenance_usd"].get<double>() +
-                           cc["energy_usd"].get<double>() + cc["space_usd"].get<double>() +
+                           cc["energy_usd"].get<double>() + cc["facility_usd"].get<double>() +
+                           cc["rent_usd"].get<double>() + cc["space_usd"].get<double>() +
                            cc["retrieval_usd"].get<double>();
       if (!near(parts, cc["total_usd"].get<double>()))
         fail("cost.by_component " + cc["name"].get<std::string>() + ": its parts do not make its total");
       components += cc["total_usd"].get<double>();
-      purchase += cc["purchase_usd"].get<double>();
-      if (cc["kind"] != "compute")
+      purchase += cc["purchase_usd"].get<double>() + cc["growth_purchase_usd"].get<double>();
+      if (cc["kind"] != "compute" && cc["kind"] != "network")
         storage += cc["total_usd"].get<double>();
     }
     for (const auto& [k, v] : c["storage_by_data_class"].items())

@@ -3,6 +3,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 using namespace aisim::models;
 
 TEST_CASE("cost adds capex and energy and prices useful GPU-hours", "[cost]") {
@@ -23,7 +25,7 @@ TEST_CASE("cost adds capex and energy and prices useful GPU-hours", "[cost]") {
   auto r = parse_scenario(doc, "c.json", ".");
   REQUIRE(r.scenario.has_value());
   GpuTimeSplit split{0.75, 0.25, 0, 0, 0};
-  const auto c = compute_cost(*r.scenario, split, {}, RunTotals{1000 * 3600.0, 0, true});
+  const auto c = compute_cost(*r.scenario, split, {}, RunTotals{1000 * 3600.0, 0, true}, {});
   const double bought = 8 * 10000 + 20000 + 5000 + 10 * 100;
   CHECK(c.capex.value == Approx(bought));
   // Written off over 2000 h: half of it in a 1000 h horizon.
@@ -73,7 +75,7 @@ TEST_CASE("cost: an object tier bills the data held on average and the bytes rea
   usage[1].mean_stored_bytes = 100e12;
   usage[1].start_bytes = usage[1].end_bytes = 100e12;
   usage[1].read_bytes = 1e6 * 365 * 86400; // 1 MB/s over the year simulated
-  const auto c = compute_cost(*r.scenario, GpuTimeSplit{1, 0, 0, 0, 0}, usage, RunTotals{365 * 86400.0, 0, true});
+  const auto c = compute_cost(*r.scenario, GpuTimeSplit{1, 0, 0, 0, 0}, usage, RunTotals{365 * 86400.0, 0, true}, {});
   const auto& o = c.components[2];
   CHECK(o.space.value == Approx(10.0 * 100 * 12));                 // $10 per TB-month x 100 TB x 12 months
   CHECK(o.retrieval.value == Approx(0.02e-9 * 1e6 * 365 * 86400)); // $0.02/GB x 31.5 TB read in the year
@@ -118,7 +120,7 @@ TEST_CASE("cost: the simulated period repeated or once, one-off work once either
     o.read_bytes = 2e12;
     o.one_off_read_bytes = 1e12;
     const GpuTimeSplit split{0.6, 0.1, 0.1, 0, 0.2};
-    const auto c = compute_cost(*r.scenario, split, usage, RunTotals{30 * 86400.0, 0, true});
+    const auto c = compute_cost(*r.scenario, split, usage, RunTotals{30 * 86400.0, 0, true}, {});
     INFO(mode);
     CHECK(c.windows == Approx(12));
     const auto& obj = c.components[2];
@@ -159,8 +161,90 @@ TEST_CASE("cost: a scenario that trains no model has no cost per useful GPU-hour
   REQUIRE(r.scenario.has_value());
   std::vector<StorageUsage> usage(1);
   usage[0].mean_stored_bytes = 5e12;
-  const auto c = compute_cost(*r.scenario, GpuTimeSplit{0.5, 0, 0, 0, 0.5}, usage, RunTotals{86400, 1e9, false});
+  const auto c = compute_cost(*r.scenario, GpuTimeSplit{0.5, 0, 0, 0, 0.5}, usage, RunTotals{86400, 1e9, false}, {});
   CHECK(c.usd_per_useful_gpu_hour == 0);
   CHECK(c.usd_per_1000_requests == Approx(c.total.value / (1e9 * c.windows / 1000)));
   CHECK(c.usd_per_tb_month > 0);
+}
+
+TEST_CASE("cost: rented GPUs, an owned object store, the fabric and facility space", "[cost]") {
+  const Json doc = Json::parse(R"({
+    "schema_version": 1,
+    "cluster": {"node_groups": [{"name": "cloud", "count": 2, "gpus_per_node": 8, "gpu": "H100-SXM",
+                                 "gpu_rent": "$2/h"}]},
+    "network": {"switch_price": "$10k", "port_price": "$500", "switch_power": "500W"},
+    "storage": {"o": {"kind": "object", "gateways": 1, "gateway_bandwidth": "1GB/s", "capacity": "1PB",
+                      "purchase_price": "$20/TB", "power": "1kW"}},
+    "workloads": [{"name": "j", "kind": "training", "gpus": 16, "step_time": "1s", "global_batch": 1,
+                   "sample_size": "1MB", "dataset": {"size": "1GB", "storage": "o"},
+                   "checkpoint": {"size": "1GB", "interval": "1h", "storage": "o"}}],
+    "costs": {"horizon": "1y", "service_life": "2y", "maintenance": 0.1, "energy_price": "$0.10/kWh", "pue": 1.0,
+              "facility_price": "$100/kW-month"}
+  })");
+  auto r = parse_scenario(doc, "c.json", ".");
+  INFO(r.diagnostics.format(true));
+  REQUIRE(r.scenario.has_value());
+  std::vector<StorageUsage> usage(1);
+  usage[0].mean_stored_bytes = usage[0].end_bytes = 100e12;
+  const auto c = compute_cost(*r.scenario, GpuTimeSplit{1, 0, 0, 0, 0}, usage, RunTotals{365 * 86400.0, 0, true},
+                              SwitchInventory{3, 100});
+  REQUIRE(c.components.size() == 3);
+  const auto& cloud = c.components[0];
+  CHECK(cloud.purchase.value == 0);
+  CHECK(cloud.energy.value == 0);
+  CHECK(cloud.facility.value == 0);
+  CHECK(cloud.rent.value == Approx(16 * 2.0 * 8760)); // every GPU-hour of the year
+  const auto& fabric = c.components[1];
+  CHECK(fabric.kind == "network");
+  CHECK(fabric.purchase.value == Approx(3 * 10000 + 100 * 500));
+  CHECK(fabric.energy.value == Approx(1.5 * 8760 * 0.10));
+  CHECK(fabric.facility.value == Approx(1.5 * 100 * 12));
+  const auto& o = c.components[2];
+  CHECK(o.purchase.value == Approx(1000 * 20)); // 1 PB at $20/TB
+  CHECK(o.amortized.value == Approx(10000));    // half of it in one year of two
+  CHECK(o.maintenance.value == Approx(2000));
+  CHECK(o.energy.value == Approx(1.0 * 8760 * 0.10));
+  CHECK(o.facility.value == Approx(1.0 * 100 * 12));
+  CHECK(o.space.value == 0); // owned: no provider bill
+  CHECK(c.rent.value == Approx(cloud.rent.value));
+  CHECK(c.opex.value == Approx(c.maintenance.value + c.energy.value + c.facility.value + c.rent.value));
+  CHECK(c.opex_per_year.value == Approx(c.opex.value));
+  // An owned store is paid whole: what no class holds is unused capacity.
+  CHECK(c.storage_unused.value == Approx(o.total().value));
+}
+
+TEST_CASE("cost: growing data buys capacity the year it is needed and fills object tiers", "[cost]") {
+  const Json doc = Json::parse(R"({
+    "schema_version": 1,
+    "cluster": {"node_groups": [{"name": "g", "count": 1, "gpus_per_node": 8, "gpu": "H100-SXM"}]},
+    "drives": {"d": {"capacity": "1TB", "read_bandwidth": "1GB/s", "write_bandwidth": "1GB/s", "price": "$100",
+                     "power_active": "10W", "power_idle": "10W"}},
+    "storage": {"s": {"kind": "jbof", "enclosures": 1, "drives_per_enclosure": 10, "drive": "d",
+                      "enclosure_price": "$0", "enclosure_power": "0W"},
+                "o": {"kind": "object", "gateways": 1, "gateway_bandwidth": "1GB/s", "capacity": "1PB",
+                      "storage_price": "$10/TB-month"}},
+    "workloads": [{"name": "j", "kind": "training", "gpus": 8, "step_time": "1s", "global_batch": 1,
+                   "sample_size": "1MB", "dataset": {"size": "1GB", "storage": "s"},
+                   "checkpoint": {"size": "1GB", "interval": "1h", "storage": "s"}}],
+    "costs": {"horizon": "730d", "service_life": "730d", "maintenance": 0, "energy_price": "$1/kWh", "pue": 1.0,
+              "data_growth": 0.5}
+  })");
+  auto r = parse_scenario(doc, "c.json", ".");
+  INFO(r.diagnostics.format(true));
+  REQUIRE(r.scenario.has_value());
+  std::vector<StorageUsage> usage(2);
+  usage[0].mean_stored_bytes = usage[0].start_bytes = usage[0].end_bytes = 8e12; // 8 TB of 10
+  usage[1].mean_stored_bytes = usage[1].start_bytes = usage[1].end_bytes = 100e12;
+  const auto c = compute_cost(*r.scenario, GpuTimeSplit{1, 0, 0, 0, 0}, usage, RunTotals{730 * 86400.0, 0, true}, {});
+  const auto& s = c.components[1];
+  // Year one ends with 12 TB: 2 TB more bought at the start; year two ends with 18 TB: 6 TB more a year later.
+  CHECK(s.growth.value == Approx(800));
+  CHECK(s.amortized.value == Approx(1000 + 200 + 600 * 0.5));
+  // 100 W for two years, 20 W more for two, 60 W more for one.
+  CHECK(s.energy.value == Approx((100 * 2 + 20 * 2 + 60) * 8760 / 1000.0));
+  CHECK(c.capex.value == Approx(8 * 30000 + 60000 + 1000 + 800));
+  CHECK(c.capex_growth.value == Approx(800));
+  // The object tier holds 100 TB x 1.5^t: on average (1.5^2 - 1) / (2 ln 1.5) times as much over two years.
+  const double mean = (1.5 * 1.5 - 1) / (2 * std::log(1.5));
+  CHECK(c.components[2].space.value == Approx(10.0 * 100 * mean * 24).epsilon(1e-6));
 }

@@ -95,3 +95,30 @@ TEST_CASE("rail-optimized: each NIC reaches its own rail switch", "[fabric]") {
   CHECK(f.max_flow_Bps({{2, 1e15}}, range(0, 2)) == Approx(200 * G));
   CHECK(f.max_flow_Bps({{2, 1e15}}, {0}) == Approx(100 * G));
 }
+
+TEST_CASE("inventory: the switches each topology needs and the ports in use", "[fabric][cost]") {
+  // One switch: a port per NIC or enclosure port.
+  const auto one = Fabric(plain("single_switch"), endpoints(4, 50 * G, 2, 100 * G, 2)).inventory();
+  CHECK(one.switches == 1);
+  CHECK(one.ports == 4 * 2 + 2);
+  // Spine-leaf, 4:1: two GPU leaves of 4 single-port nodes (1 uplink each), a storage leaf of 2 ports (1 uplink),
+  // two spines; each uplink takes a port at both ends.
+  const auto sl = Fabric(leafy("spine_leaf", 4, 2, 2, 4.0), endpoints(8, 100 * G, 2, 200 * G)).inventory();
+  CHECK(sl.switches == 3 + 2);
+  CHECK(sl.ports == 8 + 2 + 2 * (1 + 1 + 1));
+  // Rail-optimized: a rail group of two 4-NIC nodes is 4 rail switches; 8 downlinks, 8 uplinks at 1:1.
+  const auto rail = Fabric(leafy("rail_optimized", 2, 1, 2, 1.0), endpoints(2, 100 * G, 1, 400 * G, 4)).inventory();
+  CHECK(rail.switches == 4 + 1 + 2);
+  CHECK(rail.ports == (8 + 2 * 8) + (1 + 2 * 1));
+  // Fat tree k=4 with 6 endpoints: 3 edge switches (2 per edge) in 2 pods, 2 aggregation switches per pod, 4 core.
+  NetworkSpec ft = plain("fat_tree");
+  ft.k = 4;
+  ft.link_speed = BytesPerSecond(100 * G);
+  const auto tree = Fabric(ft, endpoints(4, 100 * G, 2, 100 * G)).inventory();
+  CHECK(tree.switches == 3 + 2 * 2 + 4);
+  CHECK(tree.ports == 6 + 3 * 2 * 2 + 2 * 2 * 2 * 2);
+  // Within one pod, no core.
+  const auto small = Fabric(ft, endpoints(3, 100 * G, 1, 100 * G)).inventory();
+  CHECK(small.switches == 2 + 2);
+  CHECK(small.ports == 4 + 2 * 2 * 2);
+}
