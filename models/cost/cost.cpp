@@ -162,7 +162,7 @@ CostBreakdown compute_cost(const Scenario& sc, const GpuTimeSplit& window_split,
     // held; an owned one is paid whole, so what no class fills is unused capacity.
     const double held = grown * std::accumulate(u.mean_by_class.begin(), u.mean_by_class.end(), 0.0);
     const Dollars shared = cc.total() - cc.retrieval;
-    const bool rented = s.kind == "object" && cc.purchase.value == 0;
+    const bool rented = s.kind == "object" && !s.owned;
     const double base = rented ? held : std::max(s.capacity().value, held);
     for (int k = 0; k < kDataClasses; ++k)
       if (base > 0)
@@ -170,7 +170,6 @@ CostBreakdown compute_cost(const Scenario& sc, const GpuTimeSplit& window_split,
     c.storage_unused += base > 0 ? shared * (1.0 - held / base) : shared;
     c.components.push_back(cc);
   }
-  Dollars storage_total;
   for (const auto& cc : c.components) {
     c.capex += cc.purchase + cc.growth;
     c.capex_growth += cc.growth;
@@ -180,8 +179,11 @@ CostBreakdown compute_cost(const Scenario& sc, const GpuTimeSplit& window_split,
     c.facility += cc.facility;
     c.rent += cc.rent;
     c.services += cc.space + cc.retrieval;
-    if (cc.kind != "compute" && cc.kind != "network")
-      storage_total += cc.total();
+    if (cc.kind != "compute" && cc.kind != "network") {
+      c.storage_capex += cc.purchase + cc.growth;
+      c.storage_opex += cc.total() - cc.amortized;
+      c.storage_total += cc.total();
+    }
   }
   c.opex = c.maintenance + c.energy + c.facility + c.rent + c.services;
   c.opex_per_year = c.opex * (kYear / H);
@@ -198,7 +200,7 @@ CostBreakdown compute_cost(const Scenario& sc, const GpuTimeSplit& window_split,
   if (requests > 0)
     c.usd_per_1000_requests = c.total.value / (requests / 1000.0);
   if (held_byte_s > 0)
-    c.usd_per_tb_month = storage_total.value / (held_byte_s / 1e12 / kMonth);
+    c.usd_per_tb_month = c.storage_total.value / (held_byte_s / 1e12 / kMonth);
   return c;
 }
 

@@ -75,7 +75,9 @@ struct CostBreakdown {
   // job). Shares of what is already paid, so not added to the total.
   Dollars gpu_stalled;
   Dollars gpu_unused;
-  Dollars total;             // capex_amortized + opex
+  Dollars total; // capex_amortized + opex
+  // The storage systems alone (not the GPUs, not the fabric): what a storage TCO compares.
+  Dollars storage_capex, storage_opex, storage_total;
   std::string extrapolation; // Costs::extrapolation
   double windows = 1;        // how many simulated periods the horizon holds
   double useful_gpu_hours = 0;

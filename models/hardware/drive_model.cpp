@@ -125,6 +125,8 @@ std::optional<DriveModel> parse(ObjectReader& r, const std::string& name, Diagno
   auto pa = r.quantity("power_active", Dimension::watts, "20W");
   auto pi = r.quantity("power_idle", Dimension::watts, "5W");
   auto price = r.quantity("price", Dimension::dollars, nullptr, Bound::non_negative);
+  // What the drive is made of, for price sheets that quote media per TB.
+  auto media = r.choice("media", "unspecified", drive_media_names());
 
   // Default QD1 latencies, typical of enterprise TLC NVMe datasheets:
   // - random read 80us: a NAND page read (~50-60us on TLC) plus controller and NVMe/PCIe overhead; datasheets
@@ -210,7 +212,7 @@ std::optional<DriveModel> parse(ObjectReader& r, const std::string& name, Diagno
   auto afr = r.number("afr", 0.0044, 0.0, 1.0);
   r.finish();
 
-  if (!label || !source || !cap || !rbw || !wbw || !pa || !pi || !price)
+  if (!label || !source || !cap || !rbw || !wbw || !pa || !pi || !price || !media)
     return std::nullopt;
   if (!read.random || !read.sequential || !write.random || !write.sequential || !cache_size || !burst || !post ||
       !factor || !percentiles_ok || !afr)
@@ -225,6 +227,7 @@ std::optional<DriveModel> parse(ObjectReader& r, const std::string& name, Diagno
   d.active_power = Watts(*pa);
   d.idle_power = Watts(*pi);
   d.price = Dollars(*price);
+  d.media = *media;
   d.read_random = *read.random;
   d.read_sequential = *read.sequential;
   d.write_random = *write.random;
@@ -312,6 +315,12 @@ Seconds DriveModel::sequential_write_time(Bytes size) const {
   if (size <= write_cache.size)
     return size / write_cache.burst_bandwidth;
   return write_cache.size / write_cache.burst_bandwidth + (size - write_cache.size) / write_cache.post_cache_bandwidth;
+}
+
+const std::vector<std::string>& drive_media_names() {
+  static const std::vector<std::string> names{"nvme_slc", "nvme_tlc", "nvme_qlc",   "sas_ssd",
+                                              "sata_ssd", "hdd",      "unspecified"};
+  return names;
 }
 
 std::optional<DriveModel> parse_drive_model(ObjectReader& r, const std::string& name) {

@@ -78,6 +78,7 @@ struct DriveModel {
   Watts active_power;
   Watts idle_power;
   Dollars price;
+  std::string media; // one of drive_media_names()
 
   IoProfile read_random;
   IoProfile read_sequential;
@@ -120,5 +121,8 @@ struct DriveModel {
 // default. Reports every problem, including cross-field ones (post-cache above burst bandwidth, percentiles out
 // of order, ...), to the reader's Diagnostics.
 std::optional<DriveModel> parse_drive_model(ObjectReader& r, const std::string& name);
+
+// The media a drive's `media` may name ("nvme_tlc", "hdd", ...; "unspecified" when unknown).
+const std::vector<std::string>& drive_media_names();
 
 } // namespace aisim::models

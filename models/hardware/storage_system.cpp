@@ -249,33 +249,39 @@ bool parse_object(ObjectReader& s, StorageSystem& sys) {
   auto lat = s.quantity("request_latency", Dimension::seconds, "10ms", Bound::non_negative);
   auto osize = s.quantity("object_size", Dimension::bytes, "64MiB");
   auto durability = s.number("durability", 0.99999999999, 0.0, 1.0);
-  // Owned (purchase_price given: an object store of one's own, bought per TB of usable capacity and powered) or
-  // rented from a provider (billed per TB-month held and per byte read).
-  std::optional<double> purchase;
-  const bool purchase_ok = s.optional_quantity("purchase_price", Dimension::dollars_per_byte, purchase);
+  // Rented from a provider (billed per TB-month held and per byte read) or owned (an object store of one's own:
+  // bought per TB of usable capacity, powered, housed).
+  auto ownership = s.choice("ownership", "rented", {"rented", "owned"});
+  const bool owned = ownership && *ownership == "owned";
+  std::optional<double> purchase = 0.0;
   double power_w = 0.0;
   bool power_ok = true;
-  if (purchase && cap) {
+  if (owned) {
+    purchase = s.quantity("purchase_price", Dimension::dollars_per_byte, nullptr, Bound::non_negative);
     // Estimate: a 4U server of 90 x 20 TB disks draws about 1.2 kW for 1.8 PB raw; erasure coding 8+3 brings
     // it to about 1 W per usable TB.
-    const std::string default_power = std::to_string(*cap / 1e12 * 1.0) + "W";
+    const std::string default_power = std::to_string(cap.value_or(0.0) / 1e12 * 1.0) + "W";
     const auto power = s.quantity("power", Dimension::watts, default_power.c_str(), Bound::non_negative);
     power_ok = power.has_value();
     power_w = power.value_or(0.0);
-  } else if (!purchase && s.has("power")) {
-    s.accept("power");
-    s.get_diagnostics().error(s.child_pointer("power"), "a rented store's power is the provider's (expected power only "
-                                                        "with purchase_price, for an object store of one's own)");
-    power_ok = false;
+  } else {
+    for (const char* key : {"purchase_price", "power"})
+      if (s.has(key)) {
+        s.accept(key);
+        s.get_diagnostics().error(s.child_pointer(key), "a rented store is the provider's to buy and power (expected "
+                                                        "\"ownership\": \"owned\" for a store of one's own)");
+        power_ok = false;
+      }
   }
-  auto sprice = s.quantity("storage_price", Dimension::dollars_per_byte_month,
-                           purchase ? "$0/TB-month" : "$10/TB-month", Bound::non_negative);
+  auto sprice = s.quantity("storage_price", Dimension::dollars_per_byte_month, owned ? "$0/TB-month" : "$10/TB-month",
+                           Bound::non_negative);
   auto rprice = s.quantity("retrieval_price", Dimension::dollars_per_byte, "$0/GB", Bound::non_negative);
   auto eprice = s.quantity("egress_price", Dimension::dollars_per_byte, "$0/GB", Bound::non_negative);
   if (!gateways || !gbw || !cap || !conns || !cbw || !lat || !osize || !durability || !sprice || !rprice || !eprice ||
-      !purchase_ok || !power_ok)
+      !ownership || !purchase || !power_ok)
     return false;
-  if (purchase) {
+  sys.owned = owned;
+  if (owned) {
     sys.chassis_price = Dollars(*purchase * *cap);
     sys.chassis_power = Watts(power_w);
   }
@@ -394,6 +400,7 @@ std::optional<StorageSystem> parse_storage_system(ObjectReader& s, const std::st
   else
     ok = parse_local_nvme(s, sys, bay, group_names);
   auto failures = parse_storage_failures(s, sys);
+  s.accept("holds"); // the scenario parser reads it
   s.finish();
   if (!ok || !failures)
     return std::nullopt;

@@ -74,6 +74,9 @@ struct StorageSystem {
   OpsPerSecond controller_iops;
   std::optional<Snapshots> snapshots;
   std::optional<Replication> replication;
+  // Data at rest from the start and kept throughout (archives, past datasets): (data class index, bytes). Read by
+  // the scenario parser, which knows the data classes.
+  std::vector<std::pair<int, Bytes>> holds;
   std::optional<Seconds> retention_lock;
   // pfs
   int stripe_count = 0;
@@ -90,6 +93,7 @@ struct StorageSystem {
   DollarsPerByteMonth storage_price;
   DollarsPerByte retrieval_price;
   DollarsPerByte egress_price; // data leaving the provider's network towards the GPUs
+  bool owned = false;          // object: bought (chassis_price, chassis_power) rather than rented
   // local_nvme
   std::string node_group;
   int drives_per_node = 0;

@@ -160,6 +160,9 @@ struct Costs {
   // How much the data every storage system holds grows per year (0.3: +30 %/year); owned systems buy capacity at
   // the start of the year that needs it, object tiers bill what is held.
   double data_growth = 0;
+  // The price sheet the prices came from ("name, dated date"; empty: none) and how many figures it gave.
+  std::string price_sheet;
+  int price_sheet_figures = 0;
 };
 
 struct SimulationSettings {

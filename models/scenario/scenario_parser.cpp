@@ -2,69 +2,74 @@
 
 #include "models/hardware/drive_model.hpp"
 #include "models/hardware/gpu_catalog.hpp"
+#include "models/scenario/included_file.hpp"
 #include "models/scenario/policy_parser.hpp"
+#include "models/scenario/price_sheet.hpp"
 #include "models/scenario/workload_parser.hpp"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 namespace aisim::models {
 namespace {
 
 constexpr int64_t kMaxCount = 10'000'000;
 
-std::optional<std::string> read_file(const std::string& path, std::string* why) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *why = "cannot open the file (" + std::string(std::strerror(errno)) + ")";
-    return std::nullopt;
-  }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 // A drive entry is inline, or {"file": "drives/x.json", ...overrides}: the file's keys with the entry's own
-// keys on top. The merged object replaces the entry, so the resolved scenario is self-contained.
+// keys on top. The merged object replaces the entry, so the resolved scenario is self-contained. A price sheet
+// prices a drive whose entry gives no price of its own.
 std::optional<DriveModel> parse_drive(const std::string& name, Json& entry, const std::string& ptr,
-                                      const std::string& base_dir, Diagnostics& diag) {
+                                      const std::string& base_dir, PriceSheet* sheet, Diagnostics& diag) {
+  const bool had_price = entry.is_object() && entry.contains("price");
   if (entry.is_object() && entry.contains("file")) {
     if (!entry["file"].is_string()) {
       diag.error(ptr + "/file",
                  "wrong type (expected a path to an aisim.drive/v1 file, got " + json_excerpt(entry["file"]) + ")");
       return std::nullopt;
     }
-    const std::string rel = entry["file"].get<std::string>();
-    const std::string path = (std::filesystem::path(base_dir) / rel).string();
-    std::string why;
-    auto text = read_file(path, &why);
-    if (!text) {
-      diag.error(ptr + "/file", why + " (expected a readable aisim.drive/v1 file, got \"" + path + "\")");
-      return std::nullopt;
-    }
-    Diagnostics inner(path);
-    auto doc = parse_json_text(*text, inner);
-    if (doc && (!doc->is_object() || doc->value("format", "") != "aisim.drive/v1"))
-      inner.error("/format", "not a drive model file (expected \"aisim.drive/v1\", got " +
-                                 json_excerpt(doc->is_object() ? doc->value("format", Json()) : *doc) + ")");
-    for (const auto& d : inner.items())
-      diag.error(ptr + "/file", "in " + path + " at " + (d.pointer.empty() ? "/" : d.pointer) + ": " + d.message);
-    if (inner.has_errors())
+    auto doc = load_included_json(entry["file"].get<std::string>(), base_dir, "aisim.drive/v1", ptr + "/file", diag);
+    if (!doc)
       return std::nullopt;
     // RFC 7386 merge: the entry's keys override the file's, nested objects ("read": {"random": ...}) key by key.
     Json merged = *doc;
     merged.merge_patch(entry);
     entry = merged;
   }
+  if (sheet && entry.is_object())
+    price_drive(entry, had_price, ptr, *sheet, diag);
   ObjectReader r(entry, ptr, diag);
   if (!r.ok())
     return std::nullopt;
   return parse_drive_model(r, name);
+}
+
+// Data at rest on a system from the start: {"archived_checkpoint": "7PB", ...}, by data class.
+bool parse_holds(Json& entry, const std::string& ptr, StorageSystem& sys, Diagnostics& diag) {
+  if (!entry.is_object() || !entry.contains("holds"))
+    return true;
+  ObjectReader h(entry["holds"], ptr, diag);
+  if (!h.ok())
+    return false;
+  bool ok = true;
+  double total = 0;
+  for (int c = 0; c < kDataClasses; ++c) {
+    const char* cls = data_class_name(static_cast<DataClass>(c));
+    std::optional<double> bytes;
+    if (!h.optional_quantity(cls, Dimension::bytes, bytes)) {
+      ok = false;
+    } else if (bytes) {
+      sys.holds.emplace_back(c, Bytes(*bytes));
+      total += *bytes;
+    }
+  }
+  h.finish();
+  if (ok && total > sys.capacity().value * (1 + 1e-9)) {
+    diag.error(ptr, "holds more than the system's capacity (expected at most " + format_bytes(sys.capacity()) +
+                        ", got " + format_bytes(Bytes(total)) + ")");
+    ok = false;
+  }
+  return ok;
 }
 
 } // namespace
@@ -133,7 +138,7 @@ bool apply_override(Json& doc, const std::string& assignment, Diagnostics& diag)
 LoadedScenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
   LoadedScenario out{std::nullopt, Diagnostics(path)};
   std::string why;
-  auto text = read_file(path, &why);
+  auto text = read_text_file(path, &why);
   if (!text) {
     out.diagnostics.error("", why);
     return out;
@@ -169,6 +174,10 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
   } else {
     top.integer("schema_version", std::nullopt, kScenarioSchemaVersion, kScenarioSchemaVersion);
   }
+  // Prices the scenario leaves out come from its price sheet, filled in before anything is read.
+  auto sheet = load_price_sheet(doc, base_dir, diag);
+  if (sheet)
+    apply_price_sheet(doc, *sheet, diag);
   auto name = top.text("name", std::filesystem::path(file).stem().string().c_str());
   top.text("description", "");
   if (name)
@@ -326,7 +335,8 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
       for (auto& [dname, entry] : doc["drives"].items()) {
         drives->accept(dname);
         drive_names.push_back(dname);
-        if (auto d = parse_drive(dname, entry, drives->child_pointer(dname), base_dir, diag)) {
+        if (auto d =
+                parse_drive(dname, entry, drives->child_pointer(dname), base_dir, sheet ? &*sheet : nullptr, diag)) {
           d->name = dname;
           sc.drives.push_back(*d);
         }
@@ -350,6 +360,8 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
           continue;
         auto sys = parse_storage_system(s, sname, sc.drives, drive_names, group_names, storage_names);
         if (!sys)
+          continue;
+        if (!parse_holds(entry, s.child_pointer("holds"), *sys, diag))
           continue;
         if (sys->kind == "local_nvme") {
           const NodeGroup* g = sc.find_node_group(sys->node_group);
@@ -379,6 +391,12 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
     auto extrapolation = costs->choice("extrapolation", "repeat", {"repeat", "once"});
     auto facility =
         costs->quantity("facility_price", Dimension::dollars_per_kw_month, "$0/kW-month", Bound::non_negative);
+    // A sheet already applied (by load_price_sheet above, or in a resolved scenario) stays as its record.
+    if (costs->has("price_sheet")) {
+      costs->accept("price_sheet");
+      if (sheet)
+        record_price_sheet(doc, *sheet);
+    }
     const auto growth_read = costs->number("data_growth", 0.0, -1.0, 100.0);
     const double growth = growth_read.value_or(0.0);
     const bool growth_ok = growth_read && growth > -1.0;
@@ -388,9 +406,21 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
                      json_excerpt(doc["costs"]["data_growth"]) + ")");
     costs->finish();
     if (horizon && energy && pue && gh && life && maintenance && extrapolation && facility && growth_ok)
-      sc.costs = Costs{
-          Seconds(*horizon), DollarsPerKWh(*energy),       *pue,  DollarsPerHour(*gh), Seconds(*life), *maintenance,
-          *extrapolation,    DollarsPerKWMonth(*facility), growth};
+      sc.costs = Costs{Seconds(*horizon),
+                       DollarsPerKWh(*energy),
+                       *pue,
+                       DollarsPerHour(*gh),
+                       Seconds(*life),
+                       *maintenance,
+                       *extrapolation,
+                       DollarsPerKWMonth(*facility),
+                       growth,
+                       "",
+                       0};
+    if (const Json rec = doc["costs"].value("price_sheet", Json()); rec.is_object() && rec.contains("applied")) {
+      sc.costs.price_sheet = rec.value("name", "") + ", dated " + rec.value("date", "");
+      sc.costs.price_sheet_figures = static_cast<int>(rec["applied"].size());
+    }
   }
 
   if (auto sim = top.object("simulation", false)) {

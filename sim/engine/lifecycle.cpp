@@ -41,6 +41,10 @@ std::vector<Flow> Lifecycle::job_flows(int job, double bytes) const {
 void Lifecycle::start() {
   const int home = sc_->storage_index(sc_->policies.tiering.dataset_home);
   const double end = sc_->simulation.duration.value;
+  // Data at rest from the start belongs to no job and is never evicted: it is what the system is there to keep.
+  for (size_t s = 0; s < sc_->storage.size(); ++s)
+    for (const auto& [cls, bytes] : sc_->storage[s].holds)
+      ledger_.pin(ledger_.add(static_cast<int>(s), 0.0, static_cast<DataClass>(cls), bytes.value, -1));
   for (size_t j = 0; j < sc_->jobs.size(); ++j) {
     const auto& job = sc_->jobs[j];
     if (job.kind == "inference") {

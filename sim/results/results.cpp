@@ -110,6 +110,17 @@ Json inference_json(const models::InferenceSpec& spec, const JobMetrics& jm) {
 }
 
 // Per data class present on the system: its own peak and what it holds at the end.
+// Where the prices came from: the sheet's name, date and file and how many figures it gave; null without one.
+Json price_sheet_json(const models::Scenario& sc) {
+  const Json rec = sc.resolved.contains("costs") ? sc.resolved["costs"].value("price_sheet", Json()) : Json();
+  if (!rec.is_object() || !rec.contains("applied"))
+    return Json();
+  return {{"name", rec.value("name", "")},
+          {"date", rec.value("date", "")},
+          {"file", rec.value("file", "")},
+          {"figures", rec["applied"].size()}};
+}
+
 Json used_by_class_json(const StorageMetrics& sm, double T) {
   const auto peak = sm.peak_used_by_class(T);
   const auto end = sm.used_by_class(T);
@@ -486,6 +497,12 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
                {"usd_per_useful_gpu_hour", c.usd_per_useful_gpu_hour > 0 ? Json(c.usd_per_useful_gpu_hour) : Json()},
                {"usd_per_1000_requests", c.usd_per_1000_requests > 0 ? Json(c.usd_per_1000_requests) : Json()},
                {"usd_per_tb_month", c.usd_per_tb_month > 0 ? Json(c.usd_per_tb_month) : Json()},
+               {"storage",
+                {{"capex_usd", c.storage_capex.value},
+                 {"opex_usd", c.storage_opex.value},
+                 {"opex_per_year_usd", c.storage_opex.value * (365 * 86400.0) / c.horizon.value},
+                 {"total_usd", c.storage_total.value}}},
+               {"price_sheet", price_sheet_json(sc)},
                {"by_component", components},
                {"storage_by_data_class", by_class}};
 
@@ -776,6 +793,10 @@ std::string format_summary(const Json& r, const std::string& results_path) {
   o += "\ncost over " + models::format_duration(Seconds(c["horizon_s"])) + ": " + money(c["capex_usd"]) +
        " bought, written off over " + models::format_duration(Seconds(c["service_life_s"])) + "; " +
        money(c["opex_per_year_usd"]) + " a year to run\n";
+  if (const auto& sheet = c["price_sheet"]; sheet.is_object())
+    o += "  (prices from \"" + sheet["name"].get<std::string>() + "\", dated " + sheet["date"].get<std::string>() +
+         ": " + std::to_string(sheet["figures"].get<int>()) + " figures from " + sheet["file"].get<std::string>() +
+         ", the rest from the scenario)\n";
   if (c["capex_growth_usd"].get<double>() >= 0.5)
     o += "  (of the purchase, " + money(c["capex_growth_usd"]) + " is capacity bought as the data grows " +
          fmt("%.0f", c["data_growth_per_year"].get<double>() * 100) + " % a year)\n";

@@ -174,7 +174,7 @@ TEST_CASE("cost: rented GPUs, an owned object store, the fabric and facility spa
                                  "gpu_rent": "$2/h"}]},
     "network": {"switch_price": "$10k", "port_price": "$500", "switch_power": "500W"},
     "storage": {"o": {"kind": "object", "gateways": 1, "gateway_bandwidth": "1GB/s", "capacity": "1PB",
-                      "purchase_price": "$20/TB", "power": "1kW"}},
+                      "ownership": "owned", "purchase_price": "$20/TB", "power": "1kW"}},
     "workloads": [{"name": "j", "kind": "training", "gpus": 16, "step_time": "1s", "global_batch": 1,
                    "sample_size": "1MB", "dataset": {"size": "1GB", "storage": "o"},
                    "checkpoint": {"size": "1GB", "interval": "1h", "storage": "o"}}],

@@ -280,7 +280,7 @@ TEST_CASE("drive model errors point at the key and say why", "[drive]") {
           "\"sequential\")\n"
           "d.json:/drives/d/wrte_cache: unknown key, did you mean \"write_cache\"? (expected one of \"format\", "
           "\"file\", \"name\", \"source\", \"capacity\", \"read_bandwidth\", \"write_bandwidth\", \"power_active\", "
-          "\"power_idle\", \"price\", \"read\", \"write\", \"write_cache\", \"steady_state_write_factor\", "
+          "\"power_idle\", \"price\", \"media\", \"read\", \"write\", \"write_cache\", \"steady_state_write_factor\", "
           "\"latency_percentiles\" or \"afr\")\n");
   }
   SECTION("post-cache bandwidth above the burst") {

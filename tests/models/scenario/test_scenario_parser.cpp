@@ -201,3 +201,21 @@ TEST_CASE("the shipped scenarios parse", "[scenario]") {
   CHECK(r.scenario->storage[0].drive->write_bandwidth.value == 7e9); // from the drive file
   CHECK(r.scenario->resolved["drives"]["gen4-tlc"]["capacity"] == "7.68TB");
 }
+
+TEST_CASE("storage holds data at rest by class, within its capacity", "[scenario]") {
+  Json doc = base();
+  doc["storage"]["hot"]["holds"] = {{"archived_checkpoint", "10TB"}, {"training_dataset", "5TB"}};
+  auto r = parse_scenario(doc, "s.json", ".");
+  INFO(r.diagnostics.format(true));
+  REQUIRE(r.scenario.has_value());
+  const auto& holds = r.scenario->storage[0].holds;
+  REQUIRE(holds.size() == 2);
+  CHECK(holds[0].first == static_cast<int>(DataClass::training_dataset));
+  CHECK(holds[0].second.value == 5e12);
+  CHECK(holds[1].first == static_cast<int>(DataClass::archived_checkpoint));
+  doc["storage"]["hot"]["holds"] = {{"archived_checkpoint", "40TB"}, {"archive", "1TB"}};
+  const std::string e = errors_of(doc);
+  CHECK_THAT(e, Catch::Contains("s.json:/storage/hot/holds/archive: unknown key"));
+  CHECK_THAT(e, Catch::Contains("s.json:/storage/hot/holds: holds more than the system's capacity (expected at most "
+                                "30.7 TB, got 40 TB)"));
+}
