@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numeric>
 
 namespace aisim::models {
@@ -45,16 +46,31 @@ ComponentCost owned(std::string name, std::string kind, Dollars purchase, Watts 
   return c;
 }
 
-// Capacity bought as the data grows: at the start of each year, what the data held at its end needs beyond what is
-// owned, at the system's own price per byte; written off, maintained, powered and housed from then on.
-void buy_for_growth(ComponentCost& cc, double held_bytes, double capacity_bytes, Watts power, const Costs& costs) {
+// Capacity bought when it is needed: at the start of each year, what the data held at its end needs beyond what is
+// owned, at the system's own price per byte; written off, maintained, powered and housed from then on. The data
+// held at time t: what the simulated period ends with, plus what each later period adds (`recurring_Bps`, from the
+// end of the first period), times (1 + data_growth)^years. Returns the time the system first runs out, or a
+// negative value when it never does.
+double buy_when_needed(ComponentCost& cc, double end_bytes, double recurring_Bps, double period_s,
+                       double capacity_bytes, Watts power, const Costs& costs) {
   const double g = costs.data_growth;
   const double H = costs.horizon.value;
-  if (g <= 0 || capacity_bytes <= 0 || cc.purchase.value <= 0)
-    return;
+  const auto held_at = [&](double t) {
+    return (end_bytes + recurring_Bps * std::max(0.0, t - period_s)) * std::pow(1 + g, t / kYear);
+  };
+  double full_at = -1;
+  if (capacity_bytes <= 0 || held_at(H) <= capacity_bytes)
+    return full_at;
+  // When it first runs out: held_at rises, so bisect.
+  double lo = 0, hi = H;
+  for (int i = 0; i < 60; ++i)
+    (held_at((lo + hi) / 2) > capacity_bytes ? hi : lo) = (lo + hi) / 2;
+  full_at = hi;
+  if (cc.purchase.value <= 0)
+    return full_at; // a provider's capacity: nothing to buy
   double owned_bytes = capacity_bytes;
   for (double t = 0; t < H; t += kYear) {
-    const double need = held_bytes * std::pow(1 + g, std::min(H, t + kYear) / kYear);
+    const double need = held_at(std::min(H, t + kYear));
     if (need <= owned_bytes)
       continue;
     const double share = (need - owned_bytes) / capacity_bytes; // of the system as first bought
@@ -67,6 +83,7 @@ void buy_for_growth(ComponentCost& cc, double held_bytes, double capacity_bytes,
     cc.energy += energy_cost(power * (share * costs.pue), held, costs.energy_price);
     cc.facility += facility_cost(cc.nameplate * share, held, costs);
   }
+  return full_at;
 }
 
 // The mean of (1 + g)^t over a horizon of `years`: how much more is held on average as the data grows.
@@ -130,25 +147,34 @@ CostBreakdown compute_cost(const Scenario& sc, const GpuTimeSplit& window_split,
     // before it gained (their recurring growth; a one-off dataset made stays once made). "once": the period, then
     // what it ends with.
     double byte_s;
+    double recurring = 0; // bytes each repeated period adds
     if (once || c.windows <= 1) {
       byte_s = u.mean_stored_bytes * std::min(T, H) + u.end_bytes * std::max(0.0, H - T);
     } else {
-      const double growth = u.end_bytes - u.start_bytes;
-      const double made_once = std::clamp(u.one_off_write_bytes, 0.0, std::max(0.0, growth));
-      const double recurring = std::max(0.0, growth - made_once); // a steady state does not shrink for ever
+      const double gained = u.end_bytes - u.start_bytes;
+      const double made_once = std::clamp(u.one_off_write_bytes + u.bounded_growth_bytes, 0.0, std::max(0.0, gained));
+      recurring = std::max(0.0, gained - made_once); // a steady state does not shrink for ever
       byte_s = (u.mean_stored_bytes + recurring * (c.windows - 1) / 2 + made_once * (1 - 1 / c.windows)) * H;
-      const double at_end = u.end_bytes + recurring * (c.windows - 1);
-      if (recurring > 0 && at_end > s.capacity().value)
-        c.warnings.push_back("storage \"" + s.name + "\" gains " + format_bytes(Bytes(recurring)) + " every " +
-                             format_duration(Seconds(T)) + " simulated; repeated over the " +
-                             format_duration(sc.costs.horizon) + " horizon it would need " +
-                             format_bytes(Bytes(at_end)) + " but holds " + format_bytes(s.capacity()) + " (after " +
-                             format_duration(Seconds(T * (s.capacity().value - u.end_bytes) / recurring + T)) +
-                             "): the cost assumes the space is there");
     }
     byte_s *= grown;
     held_byte_s += byte_s;
-    buy_for_growth(cc, u.end_bytes, s.capacity().value, storage_power(s), sc.costs);
+    const double full_at =
+        buy_when_needed(cc, u.end_bytes, recurring / T, T, s.capacity().value, storage_power(s), sc.costs);
+    if (full_at >= 0) {
+      std::string why;
+      if (recurring > 0)
+        why = format_bytes(Bytes(recurring)) + " more every " + format_duration(Seconds(T)) + " simulated";
+      if (sc.costs.data_growth > 0) {
+        char pct[32];
+        std::snprintf(pct, sizeof pct, "%g %%", sc.costs.data_growth * 100);
+        why += (why.empty() ? "" : ", ") + std::string(pct) + " data growth a year";
+      }
+      c.warnings.push_back(
+          "storage \"" + s.name + "\" (" + format_bytes(s.capacity()) + ") fills up after " +
+          format_duration(Seconds(full_at)) + " of the " + format_duration(sc.costs.horizon) + " horizon (" + why +
+          (cc.growth.value > 0 ? "): the cost buys " + format_money(cc.growth) + " more of it when needed"
+                               : "): the cost assumes the provider has the space"));
+    }
     if (s.kind == "object") {
       cc.space = Dollars(s.storage_price.value * byte_s / kMonth);
       // Reads out of an object store pay retrieval and, when it is a provider's, egress: one-off reads once,
@@ -160,13 +186,22 @@ CostBreakdown compute_cost(const Scenario& sc, const GpuTimeSplit& window_split,
     }
     // The system's cost by data class: a usage-priced tier bills what is held, so its space goes to the classes
     // held; an owned one is paid whole, so what no class fills is unused capacity.
-    const double held = grown * std::accumulate(u.mean_by_class.begin(), u.mean_by_class.end(), 0.0);
+    // Held per class on average over the horizon: the period's mean, plus (repeated) the recurring growth of the
+    // classes that grew, in proportion to what each gained.
+    std::array<double, kDataClasses> by_class = u.mean_by_class;
+    const double gained = std::accumulate(u.gained_by_class.begin(), u.gained_by_class.end(), 0.0);
+    for (int k = 0; k < kDataClasses; ++k) {
+      if (gained > 0)
+        by_class[k] += recurring * (u.gained_by_class[k] / gained) * (c.windows - 1) / 2;
+      by_class[k] *= grown;
+    }
+    const double held = std::accumulate(by_class.begin(), by_class.end(), 0.0);
     const Dollars shared = cc.total() - cc.retrieval;
     const bool rented = s.kind == "object" && !s.owned;
     const double base = rented ? held : std::max(s.capacity().value, held);
     for (int k = 0; k < kDataClasses; ++k)
       if (base > 0)
-        c.storage_by_class[k] += shared * (grown * u.mean_by_class[k] / base);
+        c.storage_by_class[k] += shared * (by_class[k] / base);
     c.storage_unused += base > 0 ? shared * (1.0 - held / base) : shared;
     c.components.push_back(cc);
   }

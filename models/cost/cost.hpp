@@ -32,6 +32,10 @@ struct StorageUsage {
   double start_bytes = 0, end_bytes = 0;                  // held as the period starts (after time 0) and ends
   double read_bytes = 0;                                  // served, copies to other tiers included
   double one_off_read_bytes = 0, one_off_write_bytes = 0; // of which one-off work: never repeated
+  // Of end - start, what bounded sets gained (the last K checkpoints, the current and previous production model):
+  // filled once, then replaced rather than accumulated, so not growth that repeats.
+  double bounded_growth_bytes = 0;
+  std::array<double, kDataClasses> gained_by_class{}; // end - start per class (0 where it shrank)
 };
 
 // What the run did as a whole, for the cost per unit of work.

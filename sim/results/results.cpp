@@ -407,10 +407,17 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
       u.mean_by_class = sm.mean_used_by_class(T);
       for (double b : u.mean_by_class)
         u.mean_stored_bytes += b;
-      for (double b : sm.used_by_class(0.0))
+      const auto at_start = sm.used_by_class(0.0), at_end = sm.used_by_class(T);
+      for (double b : at_start)
         u.start_bytes += b;
-      for (double b : sm.used_by_class(T))
+      for (double b : at_end)
         u.end_bytes += b;
+      for (size_t k = 0; k < at_end.size(); ++k)
+        u.gained_by_class[k] = std::max(0.0, at_end[k] - at_start[k]);
+      for (auto cls : {models::DataClass::active_checkpoint, models::DataClass::production_model}) {
+        const auto k = static_cast<size_t>(cls);
+        u.bounded_growth_bytes += std::max(0.0, at_end[k] - at_start[k]);
+      }
       u.read_bytes = sm.read_bytes;
       u.one_off_read_bytes = sm.one_off_read_bytes;
       u.one_off_write_bytes = sm.one_off_write_bytes;

@@ -172,6 +172,11 @@ int contract(const Json& r) {
         "opex_per_year_usd", "maintenance_usd", "energy_usd", "facility_usd", "gpu_rent_usd", "storage_services_usd",
         "gpu_stalled_usd", "gpu_unused_usd", "total_usd", "periods"})
     need_non_negative(r, std::string("/cost/") + k);
+  for (const char* k : {"capex_usd", "opex_usd", "opex_per_year_usd", "total_usd"})
+    need_non_negative(r, std::string("/cost/storage/") + k);
+  if (r.contains("cost") && !r["cost"].value("price_sheet", Json()).is_null())
+    for (const char* k : {"name", "date", "file"})
+      need(r, std::string("/cost/price_sheet/") + k, &Json::is_string);
   need(r, "/cost/by_component", &Json::is_array);
   need(r, "/cost/storage_by_data_class", &Json::is_object);
   // Each cost per unit is a positive number, or null where the scenario makes no such unit.
@@ -214,6 +219,8 @@ int contract(const Json& r) {
       fail("cost.by_component purchases do not add up to capex_usd");
     if (!near(classes, storage))
       fail("cost.storage_by_data_class does not add up to the storage systems' totals");
+    if (!near(c["storage"]["total_usd"].get<double>(), storage))
+      fail("cost.storage.total_usd is not the storage systems' totals");
   }
   for (const char* k : {"/sim/simulated_s", "/sim/wall_s", "/sim/events"})
     need_non_negative(r, k);

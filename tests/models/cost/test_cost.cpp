@@ -248,3 +248,41 @@ TEST_CASE("cost: growing data buys capacity the year it is needed and fills obje
   const double mean = (1.5 * 1.5 - 1) / (2 * std::log(1.5));
   CHECK(c.components[2].space.value == Approx(10.0 * 100 * mean * 24).epsilon(1e-6));
 }
+
+TEST_CASE("cost: a repeated period that keeps adding data buys capacity, a provider's tier only warns", "[cost]") {
+  const Json doc = Json::parse(R"({
+    "schema_version": 1,
+    "cluster": {"node_groups": [{"name": "g", "count": 1, "gpus_per_node": 8, "gpu": "H100-SXM"}]},
+    "drives": {"d": {"capacity": "1TB", "read_bandwidth": "1GB/s", "write_bandwidth": "1GB/s", "price": "$100"}},
+    "storage": {"s": {"kind": "jbof", "enclosures": 1, "drives_per_enclosure": 10, "drive": "d",
+                      "enclosure_price": "$0"},
+                "o": {"kind": "object", "gateways": 1, "gateway_bandwidth": "1GB/s", "capacity": "10TB"}},
+    "workloads": [{"name": "j", "kind": "training", "gpus": 8, "step_time": "1s", "global_batch": 1,
+                   "sample_size": "1MB", "dataset": {"size": "1GB", "storage": "s"},
+                   "checkpoint": {"size": "1GB", "interval": "1h", "storage": "s"}}],
+    "costs": {"horizon": "360d", "service_life": "720d", "maintenance": 0}
+  })");
+  auto r = parse_scenario(doc, "c.json", ".");
+  REQUIRE(r.scenario.has_value());
+  // Each 30-day period adds 2 TB of archives to both (4 TB at its end): 10 TB is full after 4 + 2 (t - 30 d) / 30 d
+  // = 10, t = 120 d; the horizon's end needs 4 + 2 x 11 = 26 TB, 16 TB more, bought at its start.
+  std::vector<StorageUsage> usage(2);
+  for (auto& u : usage) {
+    u.start_bytes = 2e12;
+    u.end_bytes = 4e12;
+    u.mean_stored_bytes = 3e12;
+    u.mean_by_class[static_cast<size_t>(DataClass::archived_checkpoint)] = 3e12;
+    u.gained_by_class[static_cast<size_t>(DataClass::archived_checkpoint)] = 2e12;
+  }
+  const auto c = compute_cost(*r.scenario, GpuTimeSplit{1, 0, 0, 0, 0}, usage, RunTotals{30 * 86400.0, 0, true}, {});
+  const auto& s = c.components[1];
+  CHECK(s.growth.value == Approx(1.6 * 1000));
+  CHECK(s.amortized.value == Approx(2.6 * 1000 * 0.5));
+  REQUIRE(c.warnings.size() == 2);
+  CHECK(c.warnings[0] == "storage \"s\" (10 TB) fills up after 120 d of the 360 d horizon (2 TB more every 30 d "
+                         "simulated): the cost buys $1,600 more of it when needed");
+  CHECK(c.warnings[1] == "storage \"o\" (10 TB) fills up after 120 d of the 360 d horizon (2 TB more every 30 d "
+                         "simulated): the cost assumes the provider has the space");
+  // Everything on the JBOFs is archives: no capacity sits unused once the data outgrows what was first bought.
+  CHECK(c.storage_unused.value == Approx(0).margin(1e-6));
+}
