@@ -357,14 +357,22 @@ std::string format_money(Dollars d) {
     std::snprintf(buf, sizeof buf, "%s$%.*f", sign, decimals, v);
     return buf;
   }
-  std::snprintf(buf, sizeof buf, "%.0f", v);
-  std::string digits = buf, grouped;
+  return std::string(sign) + "$" + format_count(v);
+}
+
+std::string format_count(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, std::fabs(v));
+  const std::string text = buf;
+  const auto dot = text.find('.');
+  const std::string digits = text.substr(0, dot), rest = dot == std::string::npos ? "" : text.substr(dot);
+  std::string grouped = v < 0 && std::fabs(v) >= 0.5 * std::pow(10.0, -decimals) ? "-" : "";
   for (size_t i = 0; i < digits.size(); ++i) {
     if (i > 0 && (digits.size() - i) % 3 == 0)
       grouped += ',';
     grouped += digits[i];
   }
-  return std::string(sign) + "$" + grouped;
+  return grouped + rest;
 }
 
 std::string format_dollars(Dollars d) {

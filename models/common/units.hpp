@@ -118,5 +118,7 @@ std::string format_dollars(Dollars d); // "$30000.00": exact, parses back as a q
 // ("$1.61"), three significant digits below a cent ("$0.000269"). Not for scenario text: the quantity parser
 // reads no separators.
 std::string format_money(Dollars d);
+// A count or amount for people: thousands separators and `decimals` places ("826,269.5").
+std::string format_count(double v, int decimals = 0);
 
 } // namespace aisim::models

@@ -666,7 +666,7 @@ std::string format_summary(const Json& r, const std::string& results_path) {
   o += "  checkpoint stall         " + pct(g["stall"]["checkpoint"]) + "\n";
   o += "  failure                  " + pct(g["stall"]["failure"]) + "\n";
   o += "  idle                     " + pct(g["stall"]["idle"]) + "\n\n";
-  o += "job                kind        GPUs    util     steps  ckpts  ckpt write mean / p99  (GPU stall mean)\n";
+  o += "job                kind          GPUs    util     steps  ckpts  ckpt write mean / p99  (GPU stall mean)\n";
   for (const auto& j : r["jobs"]) {
     char buf[256];
     const auto& w = j["checkpoints"]["write_s"];
@@ -674,12 +674,18 @@ std::string format_summary(const Json& r, const std::string& results_path) {
     const bool failed = j["status"] == "failed";
     const std::string util = failed ? "failed" : fmt("%5.1f%%", 100.0 * j["utilization"].get<double>());
     const std::string kind = j["kind"] == "inference" ? "serving" : j["kind"].get<std::string>();
-    std::snprintf(buf, sizeof buf, "  %-16s %-11s %5d  %6s %9lld  %5zu  %s / %s  (%s)\n",
-                  j["name"].get<std::string>().c_str(), kind.c_str(), j["gpus"].get<int>(), util.c_str(),
-                  static_cast<long long>(j["steps"].get<int64_t>()), j["checkpoints"]["count"].get<size_t>(),
-                  models::format_duration(Seconds(w["mean"].get<double>())).c_str(),
-                  models::format_duration(Seconds(w["p99"].get<double>())).c_str(),
-                  models::format_duration(Seconds(j["checkpoints"]["stall_s"]["mean"].get<double>())).c_str());
+    // Steps and checkpoints do not apply to a fleet that serves, nor checkpoint times to a job that writes none.
+    const bool serves = j["kind"] == "inference";
+    const size_t ckpts = j["checkpoints"]["count"].get<size_t>();
+    const std::string steps = serves ? "-" : std::to_string(j["steps"].get<int64_t>());
+    const std::string count = serves ? "-" : std::to_string(ckpts);
+    const std::string times =
+        ckpts == 0 ? "-"
+                   : models::format_duration(Seconds(w["mean"].get<double>())) + " / " +
+                         models::format_duration(Seconds(w["p99"].get<double>())) + "  (" +
+                         models::format_duration(Seconds(j["checkpoints"]["stall_s"]["mean"].get<double>())) + ")";
+    std::snprintf(buf, sizeof buf, "  %-16s %-13s %5d  %6s %9s  %5s  %s\n", j["name"].get<std::string>().c_str(),
+                  kind.c_str(), j["gpus"].get<int>(), util.c_str(), steps.c_str(), count.c_str(), times.c_str());
     o += buf;
     if (failed && j["failure"].is_string())
       o += "    failed: " + j["failure"].get<std::string>() + "\n";
@@ -778,13 +784,14 @@ std::string format_summary(const Json& r, const std::string& results_path) {
   for (const auto& ml : r["failures"]["models_destroyed"])
     o += "  " + ml["class"].get<std::string>() + " of " + ml["job"].get<std::string>() +
          " destroyed with every copy at " + models::format_duration(Seconds(ml["time_s"].get<double>())) + ": " +
-         fmt("%.1f", ml["recompute_gpu_hours"].get<double>()) + " GPU-hours to make it again\n";
+         models::format_count(ml["recompute_gpu_hours"].get<double>(), 1) + " GPU-hours to make it again\n";
   if (const auto& usd = r["failures"]["lost_usd"]; usd["total"].get<double>() > 0) {
     const auto& h = r["failures"]["lost_gpu_hours"];
-    o += "GPU-hours lost to failures: detection " + fmt("%.1f", h["detection"]) + ", replay " +
-         fmt("%.1f", h["replay"]) + ", rescheduling " + fmt("%.1f", h["rescheduling"]) + ", reload " +
-         fmt("%.1f", h["reload"]) + ", model recompute " + fmt("%.1f", h["model_recompute"]) + "; worth " +
-         fmt("$%.0f", usd["total"]) + " at the GPU-hour price\n";
+    const auto hours = [](const Json& v) { return models::format_count(v.get<double>(), 1); };
+    o += "GPU-hours lost to failures: detection " + hours(h["detection"]) + ", replay " + hours(h["replay"]) +
+         ", rescheduling " + hours(h["rescheduling"]) + ", reload " + hours(h["reload"]) + ", model recompute " +
+         hours(h["model_recompute"]) + "; worth " + models::format_money(models::Dollars(usd["total"].get<double>())) +
+         " at the GPU-hour price\n";
   }
   const auto& c = r["cost"];
   const auto money = [](const Json& v) { return models::format_money(models::Dollars(v.get<double>())); };
@@ -805,8 +812,12 @@ std::string format_summary(const Json& r, const std::string& results_path) {
          ": " + std::to_string(sheet["figures"].get<int>()) + " figures from " + sheet["file"].get<std::string>() +
          ", the rest from the scenario)\n";
   if (c["capex_growth_usd"].get<double>() >= 0.5)
-    o += "  (of the purchase, " + money(c["capex_growth_usd"]) + " is capacity bought as the data grows " +
-         fmt("%.0f", c["data_growth_per_year"].get<double>() * 100) + " % a year)\n";
+    o += "  (of the purchase, " + money(c["capex_growth_usd"]) + " is capacity bought later, when the data held " +
+         "needs it" +
+         (c["data_growth_per_year"].get<double>() > 0
+              ? "; data grows " + fmt("%g", c["data_growth_per_year"].get<double>() * 100) + " % a year"
+              : std::string()) +
+         ")\n";
   o += c["extrapolation"] == "once"
            ? "  (the " + period + " simulated happen once; then the GPUs are unused and storage keeps what it holds)\n"
            : "  (the " + period + " simulated stand for the horizon, repeated " + fmt("%.1f", c["periods"]) +

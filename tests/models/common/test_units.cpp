@@ -127,3 +127,15 @@ TEST_CASE("money for people: thousands separators, cents only below $100", "[uni
   CHECK(format_money(Dollars(0.000269)) == "$0.000269");
   CHECK(format_money(Dollars(0.5)) == "$0.50");
 }
+
+TEST_CASE("counts for people: thousands separators, fixed decimals", "[units]") {
+  CHECK(format_count(826269.46, 1) == "826,269.5");
+  CHECK(format_count(999.96, 1) == "1,000.0");
+  CHECK(format_count(12) == "12");
+  CHECK(format_count(-1234567) == "-1,234,567");
+  CHECK(format_count(-0.01, 1) == "0.0");
+  // A price per kW-month reads as a facility price; one per kWh does not.
+  std::string err;
+  CHECK(parse_quantity("$150/kW-month", Dimension::dollars_per_kw_month, &err) == Approx(150));
+  CHECK_FALSE(parse_quantity("$150/kWh", Dimension::dollars_per_kw_month, &err).has_value());
+}
