@@ -4,13 +4,13 @@
 
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
-#include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
 #include <QCursor>
 #include <QGraphicsLayout>
 #include <QGridLayout>
+#include <QHorizontalBarSeries>
 #include <QLineSeries>
 #include <QLocale>
 #include <QToolTip>
@@ -320,12 +320,17 @@ ChartParts occupancy_chart(const RunResults& run) {
   });
 }
 
-// Bars: categories along x, one set per measure; hovering a bar names it with its value and unit.
-ChartParts bar_chart(const QString& title, const QStringList& categories,
-                     const std::vector<std::pair<QString, std::vector<double>>>& sets, const QString& axis_title,
+// Bars: one row per category, one set per measure; hovering a bar names it with its value and unit. Horizontal, so
+// the category labels sit on the left at their full length ("maintenance", not "mai..."), first category on top.
+ChartParts bar_chart(const QString& title, QStringList categories,
+                     std::vector<std::pair<QString, std::vector<double>>> sets, const QString& axis_title,
                      const std::function<QString(double)>& format) {
   auto* chart = new_chart(title);
-  auto* series = new QBarSeries;
+  // Qt draws the first category at the bottom; reversed, the list reads top-down in the given order.
+  std::reverse(categories.begin(), categories.end());
+  for (auto& [name, values] : sets)
+    std::reverse(values.begin(), values.end());
+  auto* series = new QHorizontalBarSeries;
   double top = 0.0;
   for (const auto& [name, values] : sets)
     for (double v : values)
@@ -344,13 +349,13 @@ ChartParts bar_chart(const QString& title, const QStringList& categories,
     });
   }
   chart->addSeries(series);
-  auto* x = new QBarCategoryAxis;
-  x->append(categories);
-  auto* y = value_axis(prefix + axis_title, 0.0, top > 0 ? top / divisor * 1.05 : 1.0);
-  chart->addAxis(x, Qt::AlignBottom);
-  chart->addAxis(y, Qt::AlignLeft);
-  series->attachAxis(x);
-  series->attachAxis(y);
+  auto* names = new QBarCategoryAxis;
+  names->append(categories);
+  auto* values = value_axis(prefix + axis_title, 0.0, top > 0 ? top / divisor * 1.05 : 1.0);
+  chart->addAxis(values, Qt::AlignBottom);
+  chart->addAxis(names, Qt::AlignLeft);
+  series->attachAxis(values);
+  series->attachAxis(names);
   if (sets.size() == 1)
     chart->legend()->hide();
   return {chart, nullptr};

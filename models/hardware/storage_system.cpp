@@ -1,6 +1,7 @@
 #include "models/hardware/storage_system.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace aisim::models {
 
@@ -260,8 +261,9 @@ bool parse_object(ObjectReader& s, StorageSystem& sys) {
     purchase = s.quantity("purchase_price", Dimension::dollars_per_byte, nullptr, Bound::non_negative);
     // Estimate: a 4U server of 90 x 20 TB disks draws about 1.2 kW for 1.8 PB raw; erasure coding 8+3 brings
     // it to about 1 W per usable TB.
-    const std::string default_power = std::to_string(cap.value_or(0.0) / 1e12 * 1.0) + "W";
-    const auto power = s.quantity("power", Dimension::watts, default_power.c_str(), Bound::non_negative);
+    char default_power[48];
+    std::snprintf(default_power, sizeof default_power, "%.6gW", cap.value_or(0.0) / 1e12 * 1.0);
+    const auto power = s.quantity("power", Dimension::watts, default_power, Bound::non_negative);
     power_ok = power.has_value();
     power_w = power.value_or(0.0);
   } else {

@@ -7,8 +7,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <QAbstractBarSeries>
 #include <QAreaSeries>
-#include <QBarSeries>
+#include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
 #include <QImage>
@@ -23,11 +24,23 @@ const QString source_dir = AISIM_SOURCE_DIR;
 
 QBarSet* bar_set(QChart* chart, const QString& label) {
   for (auto* s : chart->series())
-    if (auto* bars = qobject_cast<QBarSeries*>(s))
+    if (auto* bars = qobject_cast<QAbstractBarSeries*>(s))
       for (auto* set : bars->barSets())
         if (set->label() == label)
           return set;
   return nullptr;
+}
+
+// The value a bar set shows for a category, found by the category's name on the chart's axis.
+double bar_value(QChart* chart, QBarSet* set, const QString& category) {
+  for (auto* axis : chart->axes())
+    if (auto* names = qobject_cast<QBarCategoryAxis*>(axis)) {
+      const int i = static_cast<int>(names->categories().indexOf(category));
+      REQUIRE(i >= 0);
+      return set->at(i);
+    }
+  FAIL("no category axis");
+  return 0;
 }
 
 } // namespace
@@ -103,8 +116,15 @@ TEST_CASE("charts: checkpoint bars and cost bars are results.json's numbers", "[
   // The bars are in millions of dollars here; capex written off, maintenance and energy make the total (the
   // default scenario has no object tier to bill services).
   const double scale = 1e6;
-  CHECK((usd->at(0) + usd->at(1) + usd->at(2)) * scale == Approx(o.number("/cost/total_usd")));
-  CHECK(usd->at(0) * scale == Approx(o.number("/cost/capex_amortized_usd")));
+  const double capex = bar_value(cost, usd, "capex"), maintenance = bar_value(cost, usd, "maintenance"),
+               energy = bar_value(cost, usd, "energy");
+  CHECK((capex + maintenance + energy) * scale == Approx(o.number("/cost/total_usd")));
+  CHECK(capex * scale == Approx(o.number("/cost/capex_amortized_usd")));
+  CHECK(energy * scale == Approx(o.number("/cost/energy_usd")));
+  // Listed top-down in the order they add up: the first category is the top row, Qt's last.
+  auto* names = qobject_cast<QBarCategoryAxis*>(cost->axes(Qt::Vertical).front());
+  REQUIRE(names);
+  CHECK(names->categories().back() == "capex");
 }
 
 TEST_CASE("charts: the window shows them drawn, in colour", "[gui]") {
