@@ -26,6 +26,13 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--seed", run.seed, "Random seed (same as --set /simulation/seed=N)")
       ->check(CLI::NonNegativeNumber);
   run_cmd
+      ->add_option("--replicas", run.replicas,
+                   "Run N replicas (seeds SEED, SEED+1, ...) in parallel and report each metric's mean with its "
+                   "95% confidence interval")
+      ->check(CLI::Range(1, 10000));
+  run_cmd->add_option("-j,--jobs", run.jobs, "Replicas at once (default: the machine's cores)")
+      ->check(CLI::Range(1, 4096));
+  run_cmd
       ->add_option("--progress", progress,
                    "Progress: auto (a bar on a terminal), none, or jsonl (one JSON line per update)")
       ->check(CLI::IsMember({"auto", "none", "jsonl"}));
@@ -76,6 +83,7 @@ int main(int argc, char** argv) {
       static const std::map<std::string, ProgressMode> modes{
           {"auto", ProgressMode::automatic}, {"none", ProgressMode::none}, {"jsonl", ProgressMode::jsonl}};
       run.progress = modes.at(progress);
+      run.self = argv[0];
       return run_command(run);
     }
     if (*check_cmd)

@@ -12,6 +12,8 @@
 namespace aisim::sim {
 
 int run_command(const RunCommand& cmd) {
+  if (cmd.replicas > 0)
+    return run_replicas(cmd);
   std::vector<std::string> sets = cmd.sets;
   if (cmd.seed >= 0)
     sets.push_back("/simulation/seed=" + std::to_string(cmd.seed));

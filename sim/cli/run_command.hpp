@@ -15,8 +15,16 @@ struct RunCommand {
   std::vector<std::string> sets;
   long long seed = -1; // -1: the scenario's
   ProgressMode progress = ProgressMode::automatic;
+  int replicas = 0; // > 0: that many runs with seeds seed, seed + 1, ... in child processes, summarized together
+  int jobs = 0;     // replicas at once; 0: the machine's cores
+  std::string self; // argv[0], to find the executable for the replicas
 };
 
 int run_command(const RunCommand& cmd);
+
+// `aisim run --replicas N`: each replica an ordinary run in OUT/replica-NNNN/, OUT/results.json their statistics.
+// Exit 0 when every replica finished, 1 when some did not (what finished is still summarized), 2 on bad input, 130
+// when interrupted.
+int run_replicas(const RunCommand& cmd);
 
 } // namespace aisim::sim

@@ -1,15 +1,12 @@
 #include "sim/cli/validate_command.hpp"
 
+#include "sim/executor/process_pool.hpp"
+
 #include "sim/sweep/threshold_search.hpp"
 
 #include "models/common/diagnostics.hpp"
 #include "models/common/json_reader.hpp"
 #include "models/scenario/scenario_parser.hpp"
-
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -18,8 +15,6 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
-
-extern char** environ;
 
 namespace aisim::sim {
 
@@ -59,12 +54,6 @@ struct Case {
   std::vector<std::string> sets;
   std::vector<Check> checks;
 };
-
-std::string self_exe(const std::string& fallback) {
-  std::error_code ec;
-  auto p = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? fallback : p.string();
-}
 
 // A JSON pointer as text; reports one that nlohmann cannot parse.
 std::optional<std::string> pointer_text(models::ObjectReader& r, const std::string& key, bool required) {
@@ -215,29 +204,16 @@ std::optional<Case> read_case(const fs::path& dir, models::Diagnostics& diag) {
 // Runs `aisim run` on the case in a child process (one SimGrid engine per process), with `extra` overrides after
 // the case's own.
 int run_case(const std::string& exe, const Case& c, const fs::path& out_dir, const std::vector<std::string>& extra) {
-  std::vector<std::string> args{exe, "run", c.scenario.string(), "--out", out_dir.string(), "--progress", "none"};
+  ChildSpec spec{{exe, "run", c.scenario.string(), "--out", out_dir.string(), "--progress", "none"},
+                 (out_dir / "run.log").string()};
   for (const auto* sets : {&c.sets, &extra})
     for (const auto& s : *sets) {
-      args.push_back("--set");
-      args.push_back(s);
+      spec.argv.push_back("--set");
+      spec.argv.push_back(s);
     }
-  std::vector<char*> argv;
-  for (auto& a : args)
-    argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  const std::string log = (out_dir / "run.log").string();
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, exe.c_str(), &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0)
-    return -1;
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  const auto outcome = run_pool({spec}, 1);
+  const auto& r = outcome.children.front();
+  return r.finished && r.signal == 0 ? r.exit_code : -1;
 }
 
 std::string fmt(double v) {
@@ -381,7 +357,7 @@ int validate_command(const ValidateCommand& cmd) {
     std::cerr << "aisim validate: cannot create a temporary folder\n";
     return 1;
   }
-  const std::string exe = self_exe(cmd.self);
+  const std::string exe = self_executable(cmd.self);
   std::printf("%-28s %-44s %12s %12s %8s %6s  %s\n", "case", "metric", "expected", "got", "error", "tol", "verdict");
   int failed = 0, passed = 0, known = 0;
   for (const auto& c : cases) {

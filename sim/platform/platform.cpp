@@ -23,6 +23,11 @@ void configure_engine(sg4::Engine& /*engine*/) {
   // are created: SimGrid's default 8 MiB stack makes each creation an mmap and each end a munmap with a TLB
   // flush, which dominated the run time. 128 KiB is ample for these call depths.
   sg4::Engine::set_config("contexts/stack-size:128");
+  // SimGrid guards each actor stack with a protected page: an mprotect when an actor starts and another when it
+  // ends, 12,000 of them in a month of scenarios/failures.json, a third of its run time, and they serialize
+  // replicas running side by side (sys time doubled with two at once). The actors' call depths are a few frames
+  // of our own code over SimGrid's; the simulation itself runs on the maestro's stack, so the guard buys little.
+  sg4::Engine::set_config("contexts/guard-size:0");
   // glibc serves blocks this large with mmap and returns them with munmap; a higher threshold keeps actor stacks
   // in the heap, where a freed stack is reused by the next actor.
   mallopt(M_MMAP_THRESHOLD, 4 << 20);

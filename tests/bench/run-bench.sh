@@ -26,3 +26,14 @@ if [ -x "$gui_bench" ]; then
   printf '%-26s %7s %9s %9s %9s %12s\n' gui changes min_s median_s max_s simulate_s
   QT_QPA_PLATFORM=offscreen "$gui_bench" "$aisim" scenarios/default.json 10 2> "$out/gui_latency.log"
 fi
+
+# Replicas in parallel: 8 seeds of scenarios/failures.json with -j 2 against the same 8 one after another (-j 1).
+# Goal on 2 cores: at least 1.8x faster.
+echo
+printf '%-26s %9s %9s %9s\n' replicas serial_s parallel_s speedup
+/usr/bin/time -f '%e' -o "$out/replicas-j1.time" "$aisim" run scenarios/failures.json --replicas 8 -j 1 \
+  --out "$out/replicas-j1" --progress none > /dev/null
+/usr/bin/time -f '%e' -o "$out/replicas-j2.time" "$aisim" run scenarios/failures.json --replicas 8 -j 2 \
+  --out "$out/replicas-j2" --progress none > /dev/null
+awk -v a="$(cat "$out/replicas-j1.time")" -v b="$(cat "$out/replicas-j2.time")" 'BEGIN {
+  printf "%-26s %9.2f %9.2f %9.2f\n", "failures.json x8, -j 2", a, b, (b > 0 ? a / b : 0) }'

@@ -21,6 +21,16 @@ if(EXISTS "${OUT}")
   message(FATAL_ERROR "a bad scenario left output in ${OUT}")
 endif()
 
+# Replicas check the scenario once, in the parent: the same messages, exit 2, no replica folders.
+execute_process(COMMAND "${AISIM}" run "${NAME}.json" --out "${OUT}" --progress none --replicas 2 ${extra}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 2 OR NOT err STREQUAL expected OR EXISTS "${OUT}")
+  message(FATAL_ERROR "--replicas: exit ${rc}, stderr differs or output left
+--- expected
+${expected}--- got
+${err}")
+endif()
+
 # `aisim check` makes the same checks without simulating: the same messages, its own last line, exit 2.
 execute_process(COMMAND "${AISIM}" check "${NAME}.json" ${extra} RESULT_VARIABLE rc OUTPUT_VARIABLE out
                 ERROR_VARIABLE err)

@@ -2,11 +2,13 @@
 //   aisim_results_check contract RESULTS.json
 //   aisim_results_check same A.json B.json          identical apart from sim.wall_s
 //   aisim_results_check agree A.json B.json TOL     key metrics within a relative tolerance
+//   aisim_results_check replicas DIR N              DIR/results.json is the statistics of its N replicas' results
 #include "models/common/json_reader.hpp"
 
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -275,6 +277,58 @@ Json load(const char* path) {
 
 } // namespace
 
+// A replica set's results.json against its replicas' own: every metric's mean, spread and interval recomputed.
+int replicas(const std::string& dir, size_t n) {
+  const Json a = load((dir + "/results.json").c_str());
+  if (a.value("kind", "") != "replicas")
+    fail("kind is not \"replicas\"");
+  const auto& runs = a["replicas"]["runs"];
+  if (runs.size() != n || a["replicas"]["requested"] != n || a["replicas"]["finished"] != n)
+    fail("expected " + std::to_string(n) + " replicas requested and finished");
+  std::vector<Json> each;
+  std::set<unsigned long long> seeds;
+  for (const auto& r : runs) {
+    each.push_back(load((r["folder"].get<std::string>() + "/results.json").c_str()));
+    seeds.insert(r["seed"].get<unsigned long long>());
+    if (each.back()["scenario"]["simulation"]["seed"] != r["seed"])
+      fail("replica in " + r["folder"].get<std::string>() + " did not run with its seed");
+    if (contract(each.back()) != 0)
+      fail("replica in " + r["folder"].get<std::string>() + " breaks the results contract");
+  }
+  if (seeds.size() != n)
+    fail("replicas share seeds");
+  const auto near = [](double x, double y) {
+    return std::fabs(x - y) <= 1e-9 * std::max({1.0, std::fabs(x), std::fabs(y)});
+  };
+  for (const char* ptr : {"/gpu/utilization", "/gpu/stall/failure", "/failures/by_component/node", "/cost/total_usd",
+                          "/failures/lost_gpu_hours/replay"}) {
+    double sum = 0, lo = 1e300, hi = -1e300;
+    for (const auto& r : each) {
+      const double v = r.at(Json::json_pointer(ptr)).get<double>();
+      sum += v;
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    }
+    const double mean = sum / static_cast<double>(n);
+    double ss = 0;
+    for (const auto& r : each)
+      ss += std::pow(r.at(Json::json_pointer(ptr)).get<double>() - mean, 2);
+    const auto& m = a["metrics"][ptr];
+    if (m.is_null()) {
+      fail(std::string("no metric ") + ptr);
+      continue;
+    }
+    if (!near(m["mean"].get<double>(), mean) || !near(m["min"].get<double>(), lo) || !near(m["max"].get<double>(), hi))
+      fail(std::string(ptr) + ": mean, min or max is not the replicas'");
+    if (!near(m["sd"].get<double>(), std::sqrt(ss / static_cast<double>(n - 1))))
+      fail(std::string(ptr) + ": sd is not the replicas' sample standard deviation");
+    const double hw = m["half_width"].get<double>();
+    if (!near(m["ci95_low"].get<double>(), mean - hw) || !near(m["ci95_high"].get<double>(), mean + hw) || hw < 0)
+      fail(std::string(ptr) + ": the interval is not mean +- half_width");
+  }
+  return failures ? 1 : 0;
+}
+
 int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
   if (mode == "contract" && argc == 3)
@@ -295,6 +349,9 @@ int main(int argc, char** argv) {
   }
   if (mode == "agree" && argc == 5)
     return agree(load(argv[2]), load(argv[3]), std::stod(argv[4]));
-  std::fprintf(stderr, "usage: aisim_results_check contract R | same A B | same-model A B | agree A B TOL\n");
+  if (mode == "replicas" && argc == 4)
+    return replicas(argv[2], std::stoul(argv[3]));
+  std::fprintf(stderr, "usage: aisim_results_check contract R | same A B | same-model A B | agree A B TOL | "
+                       "replicas DIR N\n");
   return 2;
 }

@@ -17,3 +17,22 @@ TEST_CASE("summaries use the nearest-rank percentile", "[stats]") {
   CHECK(summarize({}).count == 0);
   CHECK(summarize({7}).p99 == 7);
 }
+
+TEST_CASE("mean interval: Student's t over replicas", "[stats]") {
+  // 1, 2, 3, 4, 5: mean 3, sd sqrt(2.5); t(0.975, 4 dof) = 2.776445 (tables), half-width 2.776445 x 1.5811 / sqrt 5.
+  const auto m = mean_interval({1, 2, 3, 4, 5});
+  CHECK(m.mean == Approx(3));
+  CHECK(m.sd == Approx(std::sqrt(2.5)));
+  CHECK(m.half_width == Approx(2.776445 * std::sqrt(2.5) / std::sqrt(5.0)).epsilon(1e-6));
+  CHECK(m.min == 1);
+  CHECK(m.max == 5);
+  CHECK(m.count == 5);
+  // Many replicas: t tends to the normal 1.959964.
+  std::vector<double> many(10000);
+  for (size_t i = 0; i < many.size(); ++i)
+    many[i] = i % 2 ? 1.0 : -1.0;
+  CHECK(mean_interval(many).half_width == Approx(1.960201 * mean_interval(many).sd / 100).epsilon(1e-5));
+  // One replica has no interval; none has nothing.
+  CHECK(std::isnan(mean_interval({7}).half_width));
+  CHECK(mean_interval({}).count == 0);
+}

@@ -1,0 +1,102 @@
+#include "sim/cli/run_command.hpp"
+
+#include "sim/executor/process_pool.hpp"
+#include "sim/results/replicas.hpp"
+#include "sim/results/results.hpp"
+
+#include "models/scenario/scenario_parser.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <unistd.h>
+
+namespace aisim::sim {
+
+namespace fs = std::filesystem;
+
+int run_replicas(const RunCommand& cmd) {
+  // Checked here once, so a bad scenario is one message and nothing written, not N failed children.
+  auto loaded = models::load_scenario(cmd.scenario, cmd.sets);
+  std::cerr << loaded.diagnostics.format(true);
+  if (!loaded.scenario) {
+    std::cerr << "aisim: " << cmd.scenario << ": the scenario has errors; nothing was run or written\n";
+    return 2;
+  }
+  const unsigned long long base =
+      cmd.seed >= 0 ? static_cast<unsigned long long>(cmd.seed) : loaded.scenario->simulation.seed;
+  const fs::path out =
+      cmd.out_dir.empty() ? fs::path("results") / fs::path(cmd.scenario).stem() : fs::path(cmd.out_dir);
+  std::error_code ec;
+  fs::create_directories(out, ec);
+  if (ec) {
+    std::cerr << "aisim: cannot create output folder " << out.string() << ": " << ec.message() << "\n";
+    return 2;
+  }
+  const std::string exe = self_executable(cmd.self);
+  std::vector<ChildSpec> specs;
+  std::vector<ReplicaRun> runs(static_cast<size_t>(cmd.replicas));
+  for (int i = 0; i < cmd.replicas; ++i) {
+    char name[32];
+    std::snprintf(name, sizeof name, "replica-%04d", i + 1);
+    const fs::path dir = out / name;
+    fs::create_directories(dir, ec);
+    fs::remove(dir / "results.json", ec); // a stale result must not pass for this run's
+    auto& r = runs[static_cast<size_t>(i)];
+    r.seed = base + static_cast<unsigned long long>(i);
+    r.folder = dir.string();
+    ChildSpec spec{
+        {exe, "run", cmd.scenario, "--out", dir.string(), "--progress", "none", "--seed", std::to_string(r.seed)},
+        (dir / "run.log").string()};
+    for (const auto& s : cmd.sets) {
+      spec.argv.push_back("--set");
+      spec.argv.push_back(s);
+    }
+    specs.push_back(std::move(spec));
+  }
+  const int jobs = cmd.jobs > 0 ? cmd.jobs : default_jobs();
+  const bool tell = cmd.progress == ProgressMode::jsonl || (cmd.progress == ProgressMode::automatic && isatty(2));
+  size_t done = 0;
+  const auto outcome = run_pool(specs, jobs, [&](size_t i, const ChildResult& c) {
+    ++done;
+    if (cmd.progress == ProgressMode::jsonl)
+      std::printf("%s\n", models::Json{{"type", "replica"},
+                                       {"seed", runs[i].seed},
+                                       {"outcome", c.ok() ? "finished" : c.describe()},
+                                       {"done", done},
+                                       {"of", runs.size()}}
+                              .dump()
+                              .c_str());
+    else if (tell)
+      std::fprintf(stderr, "replica %zu/%zu (seed %llu): %s in %.1f s\n", done, runs.size(), runs[i].seed,
+                   c.ok() ? "finished" : c.describe().c_str(), c.wall_s);
+    std::fflush(stdout);
+  });
+  bool all = !outcome.interrupted;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    auto& r = runs[i];
+    const auto& c = outcome.children[i];
+    r.outcome = c.describe();
+    if (c.ok()) {
+      std::ifstream in(fs::path(r.folder) / "results.json");
+      r.results = models::Json::parse(in, nullptr, false);
+      r.ok = !r.results.is_discarded();
+      if (!r.ok)
+        r.outcome = "exited 0 without a readable results.json";
+    }
+    all = all && r.ok;
+  }
+  const auto aggregate = aggregate_replicas(runs, outcome.interrupted);
+  const std::string path = (out / "results.json").string();
+  write_file_atomically(path, aggregate.dump(2) + "\n");
+  if (cmd.progress == ProgressMode::jsonl)
+    std::printf("%s\n", models::Json{{"type", "done"}, {"results", path}}.dump().c_str());
+  else
+    std::fputs(format_replica_summary(aggregate, path).c_str(), stdout);
+  if (outcome.interrupted)
+    return 130;
+  return all ? 0 : 1;
+}
+
+} // namespace aisim::sim

@@ -1,0 +1,45 @@
+// Child processes, at most `jobs` at a time: the one way aisim runs many simulations at once (replicas, validation
+// cases, sweeps). Each child is an ordinary `aisim run`; SimGrid keeps one engine per process, so parallel runs
+// must be separate processes.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace aisim::sim {
+
+struct ChildSpec {
+  std::vector<std::string> argv; // argv[0] is the executable
+  std::string log_path;          // stdout and stderr go here (truncated first)
+};
+
+struct ChildResult {
+  bool started = false;  // false: never started (spawn failed, or the pool was interrupted first)
+  bool finished = false; // it ended by itself: exited, or was killed by a signal the pool did not send
+  int exit_code = -1;    // when it exited
+  int signal = 0;        // when a signal ended it
+  double wall_s = 0;
+  bool ok() const { return finished && signal == 0 && exit_code == 0; }
+  std::string describe() const; // "exited 0", "killed by signal 9 (Killed)", "not started"
+};
+
+struct PoolOutcome {
+  std::vector<ChildResult> children; // one per spec, in spec order
+  bool interrupted = false;          // SIGINT or SIGTERM reached the parent: the rest were stopped or never started
+};
+
+// Starts the children in order, keeping at most `jobs` running, and waits for them all. `on_done(i, result)` runs
+// in the parent as each child ends (in the order they end). While it runs, SIGINT and SIGTERM stop the pool: no new
+// child starts, the running ones get SIGTERM, and it returns with `interrupted` set (the previous handlers are back
+// in place afterwards).
+PoolOutcome run_pool(const std::vector<ChildSpec>& specs, int jobs,
+                     const std::function<void(size_t, const ChildResult&)>& on_done = {});
+
+// The machine's cores: the default number of children at once.
+int default_jobs();
+
+// The running executable (/proc/self/exe), to start children of the same build; `fallback` when unknown.
+std::string self_executable(const std::string& fallback);
+
+} // namespace aisim::sim

@@ -1,0 +1,31 @@
+// Many replicas of one scenario (different seeds) as one result: each metric's mean, standard deviation and 95%
+// confidence interval over the replicas that finished (Student's t), in results.json and a summary that prints
+// "mean ± half-width".
+#pragma once
+
+#include "models/common/json_reader.hpp"
+
+#include <string>
+#include <vector>
+
+namespace aisim::sim {
+
+// What was run: one entry per replica requested, in seed order.
+struct ReplicaRun {
+  unsigned long long seed = 0;
+  std::string folder;
+  bool ok = false;      // finished with a results.json
+  std::string outcome;  // "finished", or why not ("exited 1", "killed by signal 9 (Killed)", "not started")
+  models::Json results; // its results.json when ok
+};
+
+// The replica set's results.json: kind "replicas", the scenario (the first finished replica's), what ran, and
+// `metrics`: for every number that varies between runs (GPU time split, each job's utilization, failures by
+// component, lost GPU-hours and dollars by cause, data-loss events and bytes by class, cost) its mean, sd,
+// ci95_low, ci95_high, half_width (null with fewer than two replicas), min, max and n. A metric missing from a
+// replica (a data class it lost nothing of) counts as 0 there.
+models::Json aggregate_replicas(const std::vector<ReplicaRun>& runs, bool interrupted);
+
+std::string format_replica_summary(const models::Json& aggregate, const std::string& results_path);
+
+} // namespace aisim::sim

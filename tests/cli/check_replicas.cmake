@@ -1,0 +1,32 @@
+# `aisim run --replicas N -j J`: N seeds in child processes, each an ordinary run in OUT/replica-NNNN/, and
+# OUT/results.json their statistics, recomputed here from the replicas' own results (aisim_results_check replicas).
+# Bad counts are refused with exit 2 before anything runs.
+file(REMOVE_RECURSE "${OUT}")
+execute_process(COMMAND "${AISIM}" run "${SCENARIO}" --replicas 3 -j 2 --seed 5 --out "${OUT}" --progress none
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "replicas: exit ${rc}\n${out}\n${err}")
+endif()
+foreach(want "3 replicas (seeds 5-7), 3 finished" "GPU utilization" " ± " "node failures")
+  string(FIND "${out}" "${want}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "the summary lacks \"${want}\":\n${out}")
+  endif()
+endforeach()
+execute_process(COMMAND "${CHECK}" replicas "${OUT}" 3 RESULT_VARIABLE rc OUTPUT_VARIABLE out)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "replica statistics:\n${out}")
+endif()
+
+foreach(bad "--replicas;0" "--replicas;10001" "--replicas;2;-j;0")
+  file(REMOVE_RECURSE "${OUT}-bad")
+  execute_process(COMMAND "${AISIM}" run "${SCENARIO}" ${bad} --out "${OUT}-bad" RESULT_VARIABLE rc
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 2 OR EXISTS "${OUT}-bad")
+    message(FATAL_ERROR "${bad}: expected exit 2 and nothing written, got ${rc}\n${err}")
+  endif()
+  string(FIND "${err}" "not in range" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "${bad}: the message does not say the value is out of range:\n${err}")
+  endif()
+endforeach()
