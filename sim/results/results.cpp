@@ -1,4 +1,5 @@
 #include "sim/results/results.hpp"
+#include "sim/results/durability.hpp"
 
 #include "sim/results/version_info.hpp"
 
@@ -445,6 +446,8 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
                        {"data_services", data_services_json(sc, sys)}});
     if (sys.failures.any())
       storage.back()["failures"] = storage_failures_json(sys, sm, T);
+    if (auto d = durability_json(sc, sys, sm, usage.back().mean_stored_bytes); !d.is_null())
+      storage.back()["durability"] = d;
   }
   r["storage"] = storage;
   r["failures"] = failures_json(sc, run.metrics);
@@ -785,6 +788,35 @@ std::string format_summary(const Json& r, const std::string& results_path) {
     o += "  " + ml["class"].get<std::string>() + " of " + ml["job"].get<std::string>() +
          " destroyed with every copy at " + models::format_duration(Seconds(ml["time_s"].get<double>())) + ": " +
          models::format_count(ml["recompute_gpu_hours"].get<double>(), 1) + " GPU-hours to make it again\n";
+  // The rare-event answer for each system whose drives fail: what one period could not show.
+  for (const auto& st : r["storage"]) {
+    if (!st.contains("durability"))
+      continue;
+    const auto& d = st["durability"];
+    const double p = d["loss_probability"].get<double>();
+    char chance[64];
+    if (p >= 0.001)
+      std::snprintf(chance, sizeof chance, "%.1f %%", 100 * p);
+    else
+      std::snprintf(chance, sizeof chance, "1 in %s", models::format_count(1 / p).c_str());
+    const double mttdl = d["mttdl_years"].get<double>();
+    const std::string years = mttdl >= 1e9   ? fmt("%.3g", mttdl / 1e9) + " billion"
+                              : mttdl >= 1e6 ? fmt("%.3g", mttdl / 1e6) + " million"
+                                             : models::format_count(mttdl, mttdl < 10 ? 1 : 0);
+    const std::string groups = models::format_count(d["groups"].get<double>());
+    const std::string layout = d["tolerated"].get<int>() == 0
+                                   ? "unprotected, " + groups + " drives"
+                                   : d["scheme"].get<std::string>() + ", " + groups +
+                                         (groups == "1" ? " group of " : " groups of ") +
+                                         std::to_string(d["group_drives"].get<int>()) + " drives, each surviving " +
+                                         std::to_string(d["tolerated"].get<int>()) + " down";
+    o += "durability of " + st["name"].get<std::string>() + " (" + layout + "): " + chance +
+         " chance of data loss over " + models::format_duration(Seconds(d["horizon_s"].get<double>())) + ", MTTDL " +
+         years + " years, " + models::format_bytes(models::Bytes(d["bytes_lost_per_year"].get<double>())) +
+         " a year expected lost (Markov model; a drive back after " +
+         models::format_duration(Seconds(d["repair_s"].get<double>())) +
+         (d["rebuild_from"] == "simulated" ? ", rebuild as simulated" : "") + ")\n";
+  }
   if (const auto& usd = r["failures"]["lost_usd"]; usd["total"].get<double>() > 0) {
     const auto& h = r["failures"]["lost_gpu_hours"];
     const auto hours = [](const Json& v) { return models::format_count(v.get<double>(), 1); };
