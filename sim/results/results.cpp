@@ -800,9 +800,10 @@ std::string format_summary(const Json& r, const std::string& results_path) {
     else
       std::snprintf(chance, sizeof chance, "1 in %s", models::format_count(1 / p).c_str());
     const double mttdl = d["mttdl_years"].get<double>();
-    const std::string years = mttdl >= 1e9   ? fmt("%.3g", mttdl / 1e9) + " billion"
-                              : mttdl >= 1e6 ? fmt("%.3g", mttdl / 1e6) + " million"
-                                             : models::format_count(mttdl, mttdl < 10 ? 1 : 0);
+    const std::string years = mttdl >= 1e9   ? fmt("%.3g", mttdl / 1e9) + " billion years"
+                              : mttdl >= 1e6 ? fmt("%.3g", mttdl / 1e6) + " million years"
+                              : mttdl >= 1   ? models::format_count(mttdl, mttdl < 10 ? 1 : 0) + " years"
+                                             : models::format_duration(Seconds(mttdl * models::kSecondsPerYear));
     const std::string groups = models::format_count(d["groups"].get<double>());
     const std::string layout = d["tolerated"].get<int>() == 0
                                    ? "unprotected, " + groups + " drives"
@@ -812,7 +813,7 @@ std::string format_summary(const Json& r, const std::string& results_path) {
                                          std::to_string(d["tolerated"].get<int>()) + " down";
     o += "durability of " + st["name"].get<std::string>() + " (" + layout + "): " + chance +
          " chance of data loss over " + models::format_duration(Seconds(d["horizon_s"].get<double>())) + ", MTTDL " +
-         years + " years, " + models::format_bytes(models::Bytes(d["bytes_lost_per_year"].get<double>())) +
+         years + ", " + models::format_bytes(models::Bytes(d["bytes_lost_per_year"].get<double>())) +
          " a year expected lost (Markov model; a drive back after " +
          models::format_duration(Seconds(d["repair_s"].get<double>())) +
          (d["rebuild_from"] == "simulated" ? ", rebuild as simulated" : "") + ")\n";
