@@ -3,6 +3,7 @@
 
 #include "sim/results/version_info.hpp"
 
+#include "models/analytics/checkpoint_interval.hpp"
 #include "models/analytics/stats.hpp"
 #include "models/cluster/cluster_network.hpp"
 #include "models/common/units.hpp"
@@ -120,6 +121,34 @@ Json price_sheet_json(const models::Scenario& sc) {
           {"date", rec.value("date", "")},
           {"file", rec.value("file", "")},
           {"figures", rec["applied"].size()}};
+}
+
+// Young's and Daly's checkpoint intervals beside the one the job used, with the goodput Daly's complete model gives
+// each: for a job whose nodes fail (node_mtbf) and that wrote checkpoints. The checkpoint cost is the mean measured
+// stall; a failure costs its detection, the restart and the reload (as measured per failure, else one checkpoint
+// write's time). Null otherwise.
+Json interval_advice(const models::Scenario& sc, const models::TrainingJob& job, const JobMetrics& jm) {
+  const auto* g = sc.find_node_group(job.node_group);
+  if (!g || g->node_mtbf.value <= 0 || jm.checkpoint_stall_s.empty() || jm.interval_s.empty())
+    return Json();
+  const double nodes = std::ceil(static_cast<double>(job.gpus) / g->gpus_per_node);
+  const double mtbf = g->node_mtbf.value / nodes;
+  const double delta = std::max(models::summarize(jm.checkpoint_stall_s).mean, 1e-9);
+  const double reload =
+      jm.failures > 0 ? jm.reload_gpu_s / job.gpus / jm.failures : models::summarize(jm.checkpoint_write_s).mean;
+  const double restart = job.detection_time.value + job.restart_time.value + reload;
+  const double configured = jm.interval_s.back();
+  const double young = models::young_interval_s(delta, mtbf), daly = models::daly_interval_s(delta, mtbf);
+  const auto goodput = [&](double tau) { return models::expected_goodput(tau, delta, restart, mtbf); };
+  return {{"job_mtbf_s", mtbf},
+          {"checkpoint_cost_s", delta},
+          {"failure_cost_s", restart},
+          {"configured_s", configured},
+          {"configured_goodput", goodput(configured)},
+          {"young_s", young},
+          {"young_goodput", goodput(young)},
+          {"daly_s", daly},
+          {"daly_goodput", goodput(daly)}};
 }
 
 Json used_by_class_json(const StorageMetrics& sm, double T) {
@@ -367,7 +396,8 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
            {"stall_s", {{"mean", st.mean}, {"max", st.max}}},
            {"restore_s", jm.restore_s},
            {"space_wait_s", jm.checkpoint_space_wait_s},
-           {"interval_s", jm.interval_s.empty() ? 0.0 : jm.interval_s.back()}}},
+           {"interval_s", jm.interval_s.empty() ? 0.0 : jm.interval_s.back()},
+           {"optimal_interval", interval_advice(sc, job, jm)}}},
          {"status", jm.failure.empty() ? "ok" : "failed"},
          {"failure", jm.failure.empty() ? Json() : Json(jm.failure)},
          {"start_s", job.start.value},
@@ -692,6 +722,14 @@ std::string format_summary(const Json& r, const std::string& results_path) {
     o += buf;
     if (failed && j["failure"].is_string())
       o += "    failed: " + j["failure"].get<std::string>() + "\n";
+    if (const auto& a = j["checkpoints"]["optimal_interval"]; a.is_object()) {
+      const auto at = [&](const char* s, const char* g) {
+        return models::format_duration(Seconds(a[s].get<double>())) + " (goodput " +
+               fmt("%.1f %%", 100 * a[g].get<double>()) + ")";
+      };
+      o += "    checkpoint every " + at("configured_s", "configured_goodput") + "; Young's optimum " +
+           at("young_s", "young_goodput") + ", Daly's " + at("daly_s", "daly_goodput") + "\n";
+    }
   }
   o += "\nstorage               read      written   peak read    peak write   peak used / capacity\n";
   for (const auto& s : r["storage"]) {
