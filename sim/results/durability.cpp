@@ -10,7 +10,10 @@ namespace aisim::sim {
 using models::Json;
 
 Json durability_json(const models::Scenario& sc, const models::StorageSystem& sys, const StorageMetrics& sm,
-                     double mean_held_bytes) {
+                     const std::array<double, models::kDataClasses>& mean_held_by_class, double period_s) {
+  double mean_held_bytes = 0;
+  for (double b : mean_held_by_class)
+    mean_held_bytes += b;
   const auto& spec = sys.failures.drives;
   if (!sys.drive || !spec || !spec->random())
     return Json();
@@ -39,6 +42,27 @@ Json durability_json(const models::Scenario& sc, const models::StorageSystem& sy
   const double group_mttdl = models::mttdl_s(g);
   const double horizon = sc.costs.horizon.value;
   const double annual = models::loss_probability(g, kYear, groups);
+  // Every class is striped over all of the system's groups, so a group's loss takes a share of each: the chance of
+  // losing some of a class is the system's. Enough losses in the period measure it directly.
+  const double markov_p = models::loss_probability(g, horizon, groups);
+  const double seen = static_cast<double>(sm.group_losses.size());
+  const bool measured = seen >= kMinSimulatedLosses && period_s > 0;
+  const auto p_of = [&](double losses) { return -std::expm1(-losses / period_s * horizon); };
+  Json by_class = Json::object();
+  for (int k = 0; k < models::kDataClasses; ++k) {
+    if (mean_held_by_class[k] <= 0)
+      continue;
+    Json c = {{"held_bytes", mean_held_by_class[k]}, {"method", measured ? "simulation" : "markov"}};
+    if (measured) {
+      // A Poisson count's 95% interval, normal approximation (at least kMinSimulatedLosses seen).
+      const double half = 1.96 * std::sqrt(seen);
+      c["loss_probability"] = p_of(seen);
+      c["loss_probability_ci95"] = {p_of(std::max(0.0, seen - half)), p_of(seen + half)};
+    } else {
+      c["loss_probability"] = markov_p;
+    }
+    by_class[models::data_class_name(static_cast<models::DataClass>(k))] = c;
+  }
   return {{"method", "markov"},
           {"scheme", p.scheme},
           {"group_drives", width},
@@ -54,9 +78,10 @@ Json durability_json(const models::Scenario& sc, const models::StorageSystem& sy
           // Durability as the industry quotes it: "11 nines" is an annual loss probability of 1e-11.
           {"durability_nines", annual > 0 ? Json(-std::log10(annual)) : Json()},
           {"horizon_s", horizon},
-          {"loss_probability", models::loss_probability(g, horizon, groups)},
+          {"loss_probability", markov_p},
           {"bytes_lost_per_year", models::bytes_lost_per_year(g, groups, mean_held_bytes / groups)},
-          {"simulated_groups_lost", sm.group_losses.size()}};
+          {"simulated_groups_lost", sm.group_losses.size()},
+          {"by_class", by_class}};
 }
 
 } // namespace aisim::sim

@@ -7,6 +7,8 @@
 #include "models/common/json_reader.hpp"
 #include "models/scenario/scenario.hpp"
 
+#include <array>
+
 namespace aisim::sim {
 
 // For a system whose drives fail at random (storage failures with a drive afr or mtbf), its redundancy groups (the
@@ -14,8 +16,13 @@ namespace aisim::sim {
 // after its repair_time plus its rebuild (the mean simulated rebuild when the run finished any, else capacity over
 // the rebuild bandwidth): "method": "markov", the groups, mttdl_years (the system), annual_loss_probability,
 // loss_probability over the cost horizon, bytes_lost_per_year (of what the system held on average), and the
-// losses the simulated period saw. Null for a system whose drives do not fail at random.
+// losses the simulated period saw; and `by_class`, for each data class the system held: the chance of losing it
+// within the horizon and the method behind it ("simulation", with its 95% interval, when the period saw at least
+// kMinSimulatedLosses group losses; else "markov"). Null for a system whose drives do not fail at random.
 models::Json durability_json(const models::Scenario& sc, const models::StorageSystem& sys, const StorageMetrics& sm,
-                             double mean_held_bytes);
+                             const std::array<double, models::kDataClasses>& mean_held_by_class, double period_s);
+
+// Fewer losses than this in the simulated period say too little about their rate: the Markov model answers.
+inline constexpr int kMinSimulatedLosses = 10;
 
 } // namespace aisim::sim

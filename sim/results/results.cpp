@@ -476,7 +476,7 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
                        {"data_services", data_services_json(sc, sys)}});
     if (sys.failures.any())
       storage.back()["failures"] = storage_failures_json(sys, sm, T);
-    if (auto d = durability_json(sc, sys, sm, usage.back().mean_stored_bytes); !d.is_null())
+    if (auto d = durability_json(sc, sys, sm, usage.back().mean_by_class, T); !d.is_null())
       storage.back()["durability"] = d;
   }
   r["storage"] = storage;
@@ -855,6 +855,24 @@ std::string format_summary(const Json& r, const std::string& results_path) {
          " a year expected lost (Markov model; a drive back after " +
          models::format_duration(Seconds(d["repair_s"].get<double>())) +
          (d["rebuild_from"] == "simulated" ? ", rebuild as simulated" : "") + ")\n";
+    for (const auto& [cls, c] : d["by_class"].items()) {
+      std::string what = cls;
+      std::replace(what.begin(), what.end(), '_', ' ');
+      const double pc = c["loss_probability"].get<double>();
+      char odds[64];
+      if (pc >= 0.001)
+        std::snprintf(odds, sizeof odds, "%.1f %%", 100 * pc);
+      else
+        std::snprintf(odds, sizeof odds, "1 in %s", models::format_count(1 / pc).c_str());
+      o += "  " + what + " on " + st["name"].get<std::string>() + ": " + odds + " chance of loss over " +
+           models::format_duration(Seconds(d["horizon_s"].get<double>())) +
+           (c["method"] == "simulation" ? " (simulated: " + std::to_string(d["simulated_groups_lost"].get<int>()) +
+                                              " losses in the period, 95 % interval " +
+                                              fmt("%.1f", 100 * c["loss_probability_ci95"][0].get<double>()) + "-" +
+                                              fmt("%.1f %%", 100 * c["loss_probability_ci95"][1].get<double>()) + ")"
+                                        : " (Markov model)") +
+           "\n";
+    }
   }
   if (const auto& usd = r["failures"]["lost_usd"]; usd["total"].get<double>() > 0) {
     const auto& h = r["failures"]["lost_gpu_hours"];

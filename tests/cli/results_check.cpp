@@ -179,6 +179,26 @@ int contract(const Json& r) {
   if (r.contains("cost") && !r["cost"].value("price_sheet", Json()).is_null())
     for (const char* k : {"name", "date", "file"})
       need(r, std::string("/cost/price_sheet/") + k, &Json::is_string);
+  // Every loss probability is a probability, and it says how it was found: simulated when the period saw enough
+  // losses, else the Markov model.
+  if (r.contains("storage"))
+    for (const auto& st : r["storage"]) {
+      if (!st.contains("durability"))
+        continue;
+      const auto& d = st["durability"];
+      for (const auto& [cls, c] : d["by_class"].items()) {
+        const double p = c["loss_probability"].get<double>();
+        const bool enough = d["simulated_groups_lost"].get<int>() >= 10;
+        if (!(p >= 0 && p <= 1))
+          fail("durability loss_probability of " + cls + " is not a probability");
+        if (c["method"] != (enough ? "simulation" : "markov"))
+          fail("durability of " + cls + ": method " + c["method"].dump() + " with " +
+               d["simulated_groups_lost"].dump() + " losses simulated");
+        if (enough &&
+            !(c["loss_probability_ci95"][0].get<double>() <= p && p <= c["loss_probability_ci95"][1].get<double>()))
+          fail("durability of " + cls + ": the simulated probability lies outside its interval");
+      }
+    }
   need(r, "/cost/by_component", &Json::is_array);
   need(r, "/cost/storage_by_data_class", &Json::is_object);
   // Each cost per unit is a positive number, or null where the scenario makes no such unit.

@@ -1,0 +1,23 @@
+# A system that lost data often enough in the period: its chance of loss per data class comes from the simulation,
+# with a 95% interval around it, and the summary says so; the results contract holds.
+file(REMOVE_RECURSE "${OUT}")
+execute_process(COMMAND "${AISIM}" run "${SCENARIO}" --set /simulation/duration=100000h --out "${OUT}" --progress none
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "exit ${rc}\n${err}")
+endif()
+file(READ "${OUT}/results.json" json)
+string(JSON method GET "${json}" storage 0 durability by_class archived_checkpoint method)
+string(JSON lost GET "${json}" storage 0 durability simulated_groups_lost)
+if(NOT method STREQUAL "simulation" OR lost LESS 10)
+  message(FATAL_ERROR "expected the simulation to answer with ${lost} losses, got method ${method}")
+endif()
+string(FIND "${out}" "archived checkpoint on raid5: " at)
+string(FIND "${out}" "losses in the period, 95 % interval" at2)
+if(at EQUAL -1 OR at2 EQUAL -1)
+  message(FATAL_ERROR "the summary does not give the simulated chance of loss:\n${out}")
+endif()
+execute_process(COMMAND "${CHECK}" contract "${OUT}/results.json" RESULT_VARIABLE rc OUTPUT_VARIABLE out)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "results contract:\n${out}")
+endif()
