@@ -826,17 +826,16 @@ std::string format_summary(const Json& r, const std::string& results_path) {
     o += "  " + ml["class"].get<std::string>() + " of " + ml["job"].get<std::string>() +
          " destroyed with every copy at " + models::format_duration(Seconds(ml["time_s"].get<double>())) + ": " +
          models::format_count(ml["recompute_gpu_hours"].get<double>(), 1) + " GPU-hours to make it again\n";
+  // A chance as people say it: "2.1 %", or for rare ones "1 in 33,550,383".
+  const auto odds = [](double p) {
+    return p >= 0.001 ? fmt("%.1f %%", 100 * p) : "1 in " + models::format_count(1 / p);
+  };
   // The rare-event answer for each system whose drives fail: what one period could not show.
   for (const auto& st : r["storage"]) {
     if (!st.contains("durability"))
       continue;
     const auto& d = st["durability"];
-    const double p = d["loss_probability"].get<double>();
-    char chance[64];
-    if (p >= 0.001)
-      std::snprintf(chance, sizeof chance, "%.1f %%", 100 * p);
-    else
-      std::snprintf(chance, sizeof chance, "1 in %s", models::format_count(1 / p).c_str());
+    const std::string chance = odds(d["loss_probability"].get<double>());
     const double mttdl = d["mttdl_years"].get<double>();
     const std::string years = mttdl >= 1e9   ? fmt("%.3g", mttdl / 1e9) + " billion years"
                               : mttdl >= 1e6 ? fmt("%.3g", mttdl / 1e6) + " million years"
@@ -858,14 +857,8 @@ std::string format_summary(const Json& r, const std::string& results_path) {
     for (const auto& [cls, c] : d["by_class"].items()) {
       std::string what = cls;
       std::replace(what.begin(), what.end(), '_', ' ');
-      const double pc = c["loss_probability"].get<double>();
-      char odds[64];
-      if (pc >= 0.001)
-        std::snprintf(odds, sizeof odds, "%.1f %%", 100 * pc);
-      else
-        std::snprintf(odds, sizeof odds, "1 in %s", models::format_count(1 / pc).c_str());
-      o += "  " + what + " on " + st["name"].get<std::string>() + ": " + odds + " chance of loss over " +
-           models::format_duration(Seconds(d["horizon_s"].get<double>())) +
+      o += "  " + what + " on " + st["name"].get<std::string>() + ": " + odds(c["loss_probability"].get<double>()) +
+           " chance of loss over " + models::format_duration(Seconds(d["horizon_s"].get<double>())) +
            (c["method"] == "simulation" ? " (simulated: " + std::to_string(d["simulated_groups_lost"].get<int>()) +
                                               " losses in the period, 95 % interval " +
                                               fmt("%.1f", 100 * c["loss_probability_ci95"][0].get<double>()) + "-" +
