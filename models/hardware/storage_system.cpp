@@ -348,6 +348,11 @@ BytesPerSecond StorageSystem::drive_write_bandwidth() const {
   return std::min(drive->write_bandwidth, pcie_lane_bandwidth(pcie_generation) * drive_pcie_lanes);
 }
 
+BytesPerSecond StorageSystem::rebuild_bandwidth() const {
+  const BytesPerSecond drive = drive_write_bandwidth();
+  return protection.rebuild_rate ? std::min(drive, *protection.rebuild_rate) : drive;
+}
+
 BytesPerSecond StorageSystem::server_read_bandwidth() const {
   if (kind == "object")
     return front_end;

@@ -108,6 +108,8 @@ struct StorageSystem {
   Bytes capacity() const; // usable, after protection
   BytesPerSecond drive_read_bandwidth() const;
   BytesPerSecond drive_write_bandwidth() const;
+  // The most a rebuild writes per drive it rebuilds: one drive's write bandwidth, or `rebuild_rate` when lower.
+  BytesPerSecond rebuild_bandwidth() const;
   // What one server's drives can deliver through its internal limit, counting write amplification for writes.
   BytesPerSecond server_read_bandwidth() const;
   BytesPerSecond server_write_bandwidth() const;

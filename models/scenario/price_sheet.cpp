@@ -61,10 +61,11 @@ void check_entry(const Json& e, const std::string& ptr, std::optional<Dimension>
     return;
   }
   std::string why;
-  if (!v.is_string() || !parse_quantity(v.get<std::string>(), *dim, &why))
+  const auto value = v.is_string() ? parse_quantity(v.get<std::string>(), *dim, &why) : std::nullopt;
+  if (!value)
     inner.error(ptr + "/value", (v.is_string() ? why + " " : std::string()) + "(expected " + describe(*dim) + ", got " +
                                     json_excerpt(v) + ")");
-  else if (*parse_quantity(v.get<std::string>(), *dim, &why) < 0)
+  else if (*value < 0)
     inner.error(ptr + "/value", "must not be negative (expected " + describe(*dim) + ", got " + json_excerpt(v) + ")");
 }
 

@@ -33,9 +33,7 @@ void StorageFailures::start_rebuild(int system, std::vector<int> drives, const s
   const auto& spec = sc_->storage[sys.storage];
   const auto& p = spec.protection;
   const double capacity = spec.drive->capacity.value;
-  double cap = spec.drive_write_bandwidth().value;
-  if (p.rebuild_rate)
-    cap = std::min(cap, p.rebuild_rate->value);
+  const double cap = spec.rebuild_bandwidth().value;
 
   // What one chunk does: write each drive's share, read D shares from its group's drives still whole, summed per
   // disk: a disk standing for n drives (fidelity "aggregate") takes the rebuild at priority x drives involved / n,

@@ -1,6 +1,7 @@
 #include "sim/results/durability.hpp"
 
 #include "models/analytics/durability.hpp"
+#include "models/hardware/stripe_groups.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -18,10 +19,11 @@ Json durability_json(const models::Scenario& sc, const models::StorageSystem& sy
   if (!sys.drive || !spec || !spec->random())
     return Json();
   const auto& p = sys.protection;
+  // The engine's own stripe groups, so the chain's losses are the ones the simulation counts. An unprotected system
+  // loses data with any drive: each drive is a group of one that tolerates nothing.
   const int drives = std::max(1, sys.drive_count());
-  // An unprotected system loses data with any drive: each drive is a group of one that tolerates nothing.
   const int width = p.parity > 0 ? std::min(p.width(), drives) : 1;
-  const double groups = std::max(1, drives / width);
+  const double groups = p.parity > 0 ? std::max(1, models::stripe_group_count(sys)) : drives;
   // The rebuild: as simulated when the run finished any (contention with the jobs included), else a drive's
   // capacity at its rebuild bandwidth.
   double simulated = 0;
@@ -31,10 +33,7 @@ Json durability_json(const models::Scenario& sc, const models::StorageSystem& sy
       simulated += rb.end_s - rb.start_s;
       ++finished;
     }
-  double bandwidth = sys.drive_write_bandwidth().value;
-  if (p.rebuild_rate)
-    bandwidth = std::min(bandwidth, p.rebuild_rate->value);
-  const double rebuild_s = finished > 0 ? simulated / finished : sys.drive->capacity.value / bandwidth;
+  const double rebuild_s = finished > 0 ? simulated / finished : (sys.drive->capacity / sys.rebuild_bandwidth()).value;
   const double repair_s = spec->repair.value + (p.parity > 0 ? rebuild_s : 0.0);
   const models::RedundancyGroup g{width, p.parity > 0 ? std::min(p.parity, width - 1) : 0, 1.0 / spec->mtbf.value,
                                   1.0 / repair_s, models::RepairPolicy::parallel};
