@@ -2,7 +2,10 @@
 
 #include "sim/executor/process_pool.hpp"
 
+#include "sim/sweep/grid_optimum.hpp"
 #include "sim/sweep/threshold_search.hpp"
+
+#include "models/analytics/stats.hpp"
 
 #include "models/common/diagnostics.hpp"
 #include "models/common/json_reader.hpp"
@@ -38,10 +41,25 @@ struct Search {
   SearchSpec spec;
 };
 
+// A check whose value is where a metric peaks over a grid of knob values (the checkpoint interval that maximizes
+// goodput, say): every value is run `replicas` times with seeds 1..replicas (the same seeds at every value, so the
+// values are compared on the same failures), and the peak is fitted through the means (sim/sweep/grid_optimum.hpp).
+struct Optimum {
+  std::vector<std::string> sets; // overrides of every run, after the case's own
+  std::string vary;              // the pointer each value is written to
+  std::vector<double> values;
+  std::string suffix; // appended to each value when it is written ("s": a duration in seconds)
+  bool log_scale = false;
+  bool maximize = true;
+  int replicas = 1;
+  std::string metric;
+};
+
 struct Check {
-  std::string metric; // JSON pointer into results.json; empty for a search
+  std::string metric; // JSON pointer into results.json; empty for a search or an optimum
   std::string per;    // optional JSON pointer: the value checked is metric / per (a rate per accelerator, say)
   std::optional<Search> search;
+  std::optional<Optimum> optimum;
   double expected = 0;
   double tolerance = 0; // relative
   std::string unit;
@@ -73,6 +91,68 @@ std::optional<std::string> pointer_text(models::ObjectReader& r, const std::stri
   return p;
 }
 
+// A check's own `set` array of "/json/pointer=VALUE" overrides; false when one is not an override.
+bool read_overrides(models::ObjectReader& r, std::vector<std::string>& out) {
+  bool ok = true;
+  if (Json* sets = r.array("set", false))
+    for (size_t i = 0; i < sets->size(); ++i) {
+      const Json& v = (*sets)[i];
+      if (v.is_string() && v.get<std::string>().find('=') != std::string::npos) {
+        out.push_back(v.get<std::string>());
+      } else {
+        r.get_diagnostics().error(r.child_pointer("set") + "/" + std::to_string(i),
+                                  "not an override (expected \"/json/pointer=VALUE\", got " + models::json_excerpt(v) +
+                                      ")");
+        ok = false;
+      }
+    }
+  return ok;
+}
+
+std::optional<Optimum> read_optimum(models::ObjectReader& r) {
+  Optimum o;
+  bool ok = read_overrides(r, o.sets);
+  auto vary = pointer_text(r, "vary", true);
+  auto metric = pointer_text(r, "metric", true);
+  if (Json* values = r.array("values", true)) {
+    for (size_t i = 0; i < values->size(); ++i) {
+      const Json& v = (*values)[i];
+      if (!v.is_number() || !std::isfinite(v.get<double>()) ||
+          (!o.values.empty() && v.get<double>() <= o.values.back())) {
+        r.get_diagnostics().error(r.child_pointer("values") + "/" + std::to_string(i),
+                                  "expected a number above the one before it, got " + models::json_excerpt(v));
+        ok = false;
+      } else {
+        o.values.push_back(v.get<double>());
+      }
+    }
+    if (ok && o.values.size() < 3) {
+      r.get_diagnostics().error(r.child_pointer("values"), "a peak needs at least 3 values");
+      ok = false;
+    }
+  } else {
+    ok = false;
+  }
+  auto suffix = r.text("suffix", "");
+  auto scale = r.choice("scale", "linear", {"linear", "log"});
+  auto goal = r.choice("goal", "max", {"max", "min"});
+  auto replicas = r.integer("replicas", 1, 1, 1000);
+  r.finish();
+  if (ok && scale && *scale == "log" && o.values.front() <= 0) {
+    r.get_diagnostics().error(r.child_pointer("values"), "a log scale needs positive values");
+    ok = false;
+  }
+  if (!ok || !vary || !metric || !suffix || !scale || !goal || !replicas)
+    return std::nullopt;
+  o.vary = *vary;
+  o.metric = *metric;
+  o.suffix = *suffix;
+  o.log_scale = *scale == "log";
+  o.maximize = *goal == "max";
+  o.replicas = static_cast<int>(*replicas);
+  return o;
+}
+
 std::optional<Search> read_search(models::ObjectReader& r) {
   Search s;
   bool ok = true;
@@ -95,18 +175,7 @@ std::optional<Search> read_search(models::ObjectReader& r) {
   } else {
     ok = false;
   }
-  if (Json* sets = r.array("set", false))
-    for (size_t i = 0; i < sets->size(); ++i) {
-      const Json& v = (*sets)[i];
-      if (v.is_string() && v.get<std::string>().find('=') != std::string::npos) {
-        s.sets.push_back(v.get<std::string>());
-      } else {
-        r.get_diagnostics().error(r.child_pointer("set") + "/" + std::to_string(i),
-                                  "not an override (expected \"/json/pointer=VALUE\", got " + models::json_excerpt(v) +
-                                      ")");
-        ok = false;
-      }
-    }
+  ok = read_overrides(r, s.sets) && ok;
   auto metric = pointer_text(r, "metric", true);
   auto at_least = r.number("at_least", std::nullopt, -1e300, 1e300);
   auto min = r.integer("min", std::nullopt, 0, 10000000);
@@ -130,20 +199,34 @@ std::optional<Check> read_check(Json& node, const std::string& pointer, models::
   models::ObjectReader cr(node, pointer, diag);
   Check k;
   bool ok = true;
-  if (cr.has("search")) {
+  if (cr.has("search") && cr.has("optimum")) {
+    diag.error(pointer, "a check has one of metric, search or optimum, not several");
+    return std::nullopt;
+  }
+  if (cr.has("search") || cr.has("optimum")) {
+    const std::string kind = cr.has("search") ? "search" : "optimum";
     if (cr.has("metric") || cr.has("per")) {
-      diag.error(pointer, "a check has either a metric or a search, not both (the search names its own metric)");
+      const std::string a = kind == "search" ? "a search" : "an optimum";
+      diag.error(pointer, "a check has either a metric or " + a + ", not both (the " + kind + " names its own metric)");
       ok = false;
     }
     cr.accept("metric");
     cr.accept("per");
-    auto sr = cr.object("search", true);
-    auto search = sr ? read_search(*sr) : std::nullopt;
-    ok = ok && search;
-    if (search)
-      k.search = std::move(*search);
+    auto sr = cr.object(kind, true);
+    if (kind == "search") {
+      auto search = sr ? read_search(*sr) : std::nullopt;
+      ok = ok && search;
+      if (search)
+        k.search = std::move(*search);
+    } else {
+      auto optimum = sr ? read_optimum(*sr) : std::nullopt;
+      ok = ok && optimum;
+      if (optimum)
+        k.optimum = std::move(*optimum);
+    }
   } else {
     cr.accept("search");
+    cr.accept("optimum");
     auto metric = pointer_text(cr, "metric", true);
     auto per = pointer_text(cr, "per", false);
     ok = ok && metric && per;
@@ -203,7 +286,8 @@ std::optional<Case> read_case(const fs::path& dir, models::Diagnostics& diag) {
 
 // Runs `aisim run` on the case in a child process (one SimGrid engine per process), with `extra` overrides after
 // the case's own.
-int run_case(const std::string& exe, const Case& c, const fs::path& out_dir, const std::vector<std::string>& extra) {
+ChildSpec case_run(const std::string& exe, const Case& c, const fs::path& out_dir,
+                   const std::vector<std::string>& extra) {
   ChildSpec spec{{exe, "run", c.scenario.string(), "--out", out_dir.string(), "--progress", "none"},
                  (out_dir / "run.log").string()};
   for (const auto* sets : {&c.sets, &extra})
@@ -211,7 +295,11 @@ int run_case(const std::string& exe, const Case& c, const fs::path& out_dir, con
       spec.argv.push_back("--set");
       spec.argv.push_back(s);
     }
-  const auto outcome = run_pool({spec}, 1);
+  return spec;
+}
+
+int run_case(const std::string& exe, const Case& c, const fs::path& out_dir, const std::vector<std::string>& extra) {
+  const auto outcome = run_pool({case_run(exe, c, out_dir, extra)}, 1);
   const auto& r = outcome.children.front();
   return r.finished && r.signal == 0 ? r.exit_code : -1;
 }
@@ -256,6 +344,9 @@ std::string metric_label(const Check& k) {
   if (k.search)
     label = "max " + (k.unit.empty() ? std::string("n") : k.unit) + ": " + k.search->metric +
             ">=" + fmt(k.search->spec.at_least);
+  else if (k.optimum)
+    label = std::string(k.optimum->maximize ? "argmax " : "argmin ") + k.optimum->metric +
+            (k.unit.empty() ? "" : " [" + k.unit + "]");
   else
     label = k.metric + (k.per.empty() ? "" : " / " + k.per) + (k.unit.empty() ? "" : " [" + k.unit + "]");
   return label;
@@ -318,6 +409,62 @@ Outcome run_search(const std::string& exe, const Case& c, const Check& k, const 
   return o;
 }
 
+// Runs an optimum check: every value x every replica, at once on the machine's cores, then the fitted peak.
+Outcome run_optimum(const std::string& exe, const Case& c, const Check& k, const fs::path& out) {
+  const Optimum& opt = *k.optimum;
+  const auto run_dir = [&](size_t v, int seed) {
+    return out / ("v" + std::to_string(v)) / ("seed" + std::to_string(seed));
+  };
+  std::vector<ChildSpec> specs;
+  for (size_t v = 0; v < opt.values.size(); ++v)
+    for (int seed = 1; seed <= opt.replicas; ++seed) {
+      fs::create_directories(run_dir(v, seed));
+      std::vector<std::string> extra = opt.sets;
+      extra.push_back(opt.vary + "=" + fmt(opt.values[v]) + opt.suffix);
+      ChildSpec spec = case_run(exe, c, run_dir(v, seed), extra);
+      spec.argv.insert(spec.argv.end(), {"--seed", std::to_string(seed)});
+      specs.push_back(std::move(spec));
+    }
+  const auto pool = run_pool(specs, default_jobs());
+  Outcome o;
+  std::vector<double> means;
+  o.detail = "    " + std::to_string(opt.values.size()) + " values x " + std::to_string(opt.replicas) +
+             " replicas (mean, +- its 95% half-width):";
+  for (size_t v = 0; v < opt.values.size(); ++v) {
+    std::vector<double> samples;
+    for (int seed = 1; seed <= opt.replicas; ++seed) {
+      const auto& child = pool.children[v * static_cast<size_t>(opt.replicas) + static_cast<size_t>(seed - 1)];
+      const fs::path dir = run_dir(v, seed);
+      if (!child.ok()) {
+        o.verdict = "FAIL (run " + child.describe() + ", see " + (dir / "run.log").string() + ")";
+        return o;
+      }
+      std::ifstream in(dir / "results.json");
+      const Json results = Json::parse(in, nullptr, false);
+      try {
+        samples.push_back(results.at(Json::json_pointer(opt.metric)).get<double>());
+      } catch (const std::exception&) {
+        o.verdict = "FAIL (no metric " + opt.metric + " in " + (dir / "results.json").string() + ")";
+        return o;
+      }
+    }
+    const auto m = models::mean_interval(samples);
+    means.push_back(m.mean);
+    o.detail += " " + fmt(opt.values[v]) + opt.suffix + "=" + fmt(m.mean) +
+                (opt.replicas > 1 ? "+-" + fmt(m.half_width) : std::string());
+  }
+  const GridOptimum g = find_grid_optimum(opt.values, means, opt.log_scale, opt.maximize);
+  if (g.outcome != OptimumOutcome::found) {
+    o.verdict = "FAIL (" + g.message + ")";
+    return o;
+  }
+  Outcome found = compare(k, g.value);
+  found.detail = o.detail + "\n    peak fitted through the " + std::to_string(g.fitted) + " values around " +
+                 fmt(opt.values[g.best]) + opt.suffix + (opt.log_scale ? " (log scale)" : "");
+  fs::remove_all(out);
+  return found;
+}
+
 } // namespace
 
 int validate_command(const ValidateCommand& cmd) {
@@ -363,7 +510,8 @@ int validate_command(const ValidateCommand& cmd) {
   for (const auto& c : cases) {
     const fs::path out = fs::path(tmp) / c.name;
     // The case's own run, when a plain check needs it; search checks run their own.
-    const bool plain = std::any_of(c.checks.begin(), c.checks.end(), [](const Check& k) { return !k.search; });
+    const bool plain =
+        std::any_of(c.checks.begin(), c.checks.end(), [](const Check& k) { return !k.search && !k.optimum; });
     const RunResult base = plain ? run_and_read(exe, c, out, {}) : RunResult{0, {}, out};
     bool keep = base.rc != 0;
     for (size_t i = 0; i < c.checks.size(); ++i) {
@@ -371,6 +519,8 @@ int validate_command(const ValidateCommand& cmd) {
       Outcome o;
       if (k.search) {
         o = run_search(exe, c, k, out / ("search" + std::to_string(i)));
+      } else if (k.optimum) {
+        o = run_optimum(exe, c, k, out / ("optimum" + std::to_string(i)));
       } else if (base.rc != 0) {
         o.verdict = "FAIL (" + base.failure() + ")";
       } else {

@@ -1,6 +1,7 @@
 // `aisim validate`: runs each case under validation/ in its own `aisim run` process and compares the chosen
 // results.json metrics with the case's reference values. A "search" check instead runs the case once per probe to
-// find the largest knob value (accelerators) that keeps a metric at a threshold; see validation/README.md.
+// find the largest knob value (accelerators) that keeps a metric at a threshold, and an "optimum" check runs it over
+// a grid of values with replicas to find where a metric peaks (the checkpoint interval); see validation/README.md.
 #pragma once
 
 #include <string>

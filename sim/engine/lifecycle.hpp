@@ -47,11 +47,12 @@ public:
   // Writes one checkpoint of `job` to its checkpoint storage from the calling actor: space, the PFS metadata
   // servers' file creations (one file per rank), the data, and a synchronous replica. `drain_local`: a multilevel
   // drain, reading the checkpoint back from the node-local copy as it writes. Once the checkpoint is whole,
-  // `on_written(write_s, item)` is told how long the write took and the checkpoint's ledger item; then the asynchronous
-  // replica starts, keep-last-K retires the oldest and every Nth checkpoint goes to evaluation. Returns false when the
-  // job must stop (its storage was full, see policies.on_full).
+  // `on_written(write_s, item)` is told how long the write took and the checkpoint's ledger item, and answers whether
+  // the checkpoint counts (false: a failure tore it, and it is deleted); a counted one starts its asynchronous
+  // replica, keep-last-K retires the oldest and every Nth goes to evaluation. Returns false when the job must stop
+  // (its storage was full, see policies.on_full).
   bool write_checkpoint(int job, double bytes, bool drain_local,
-                        const std::function<void(double write_s, int item)>& on_written);
+                        const std::function<bool(double write_s, int item)>& on_written);
   // The first level of a multilevel checkpoint: every node writes its shard to its own drives, which keep only
   // the newest. Returns false when it did not fit.
   bool write_local_checkpoint(int job, double bytes);

@@ -9,7 +9,7 @@ namespace sg4 = simgrid::s4u;
 using models::DataClass;
 
 bool Lifecycle::write_checkpoint(int job, double bytes, bool drain_local,
-                                 const std::function<void(double write_s, int item)>& on_written) {
+                                 const std::function<bool(double write_s, int item)>& on_written) {
   const double t0 = sg4::Engine::get_clock();
   const auto& spec = sc_->jobs[job];
   const int storage = sc_->storage_index(spec.checkpoint.storage);
@@ -49,9 +49,17 @@ bool Lifecycle::write_checkpoint(int job, double bytes, bool drain_local,
   if (drain)
     drain->wait();
   const double write_s = sg4::Engine::get_clock() - t_space;
+  if (!on_written(write_s, item)) {
+    // Torn by a node failure while in flight: no restart can use it, so it is deleted at once and must not count
+    // among the last K kept (else two torn writes in a row would retire the one checkpoint a restart needs).
+    discard(item);
+    if (auto it = copies_.find(item); it != copies_.end())
+      for (int copy : it->second)
+        discard(copy);
+    return !failed(job);
+  }
   if (target >= 0 && sys.replication->mode == "async")
     replicate_in_background(job, item, storage, target, bytes);
-  on_written(write_s, item);
   checkpoint_written(job, {item, bytes, t0}, storage);
   return !failed(job);
 }

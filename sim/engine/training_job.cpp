@@ -246,13 +246,14 @@ bool TrainingJob::write_checkpoint(double size, bool drain_local, int64_t at_ste
     // A restart can resume from here, unless a failure struck while the write was in flight: one handled already
     // (a new generation), or one that struck during a synchronous write and is handled once it returns.
     const bool interrupted = next_failure_ >= captured_s && next_failure_ <= sg4::Engine::get_clock();
-    if (generation == generation_ && !interrupted) {
-      durable_steps_ = at_steps;
-      durable_time_ = captured_s;
-      // Checkpoints deleted everywhere (keep-last-K, no archive) can never be resumed from: forget them.
-      std::erase_if(durable_, [&](const Durable& d) { return lifecycle_->usable_copy(d.item) < 0; });
-      durable_.push_back({at_steps, captured_s, item});
-    }
+    if (generation != generation_ || interrupted)
+      return false;
+    durable_steps_ = at_steps;
+    durable_time_ = captured_s;
+    // Checkpoints deleted everywhere (keep-last-K, no archive) can never be resumed from: forget them.
+    std::erase_if(durable_, [&](const Durable& d) { return lifecycle_->usable_copy(d.item) < 0; });
+    durable_.push_back({at_steps, captured_s, item});
+    return true;
   });
 }
 
