@@ -3,6 +3,7 @@
 #include "sim/cli/check_command.hpp"
 #include "sim/cli/run_command.hpp"
 #include "sim/cli/validate_command.hpp"
+#include "sim/executor/process_pool.hpp"
 #include "sim/results/version_info.hpp"
 
 #include <CLI/CLI.hpp>
@@ -11,7 +12,9 @@
 #include <iostream>
 #include <map>
 
-int main(int argc, char** argv) {
+namespace {
+
+int cli_main(int argc, char** argv) {
   using namespace aisim::sim;
   CLI::App app{"aisim: a discrete-event simulator of AI storage clusters"};
   app.set_version_flag("--version", std::string("aisim ") + kAisimVersion + " (" + kGitCommit + ")");
@@ -99,4 +102,12 @@ int main(int argc, char** argv) {
     return 1;
   }
   return 1;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  // Replicas, validation runs and sweeps are this program again: forked from here, they skip its start-up.
+  aisim::sim::set_in_process_entry(cli_main, aisim::sim::self_executable(argv[0]));
+  return cli_main(argc, argv);
 }

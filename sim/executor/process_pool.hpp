@@ -36,6 +36,13 @@ struct PoolOutcome {
 PoolOutcome run_pool(const std::vector<ChildSpec>& specs, int jobs,
                      const std::function<void(size_t, const ChildResult&)>& on_done = {});
 
+// Children that would exec `executable` (this program) run `entry(argc, argv)` in a fork of the pool's process
+// instead: the same code with the same arguments, without paying the program's start-up again (about 35 ms, most of
+// it the SimGrid library's ns-3 dependencies initializing, a quarter of a small scenario's run). Only for a
+// single-threaded caller that has not started a SimGrid engine (the command line); elsewhere children are exec'd.
+using InProcessEntry = int (*)(int argc, char** argv);
+void set_in_process_entry(InProcessEntry entry, const std::string& executable);
+
 // The machine's cores: the default number of children at once.
 int default_jobs();
 

@@ -60,6 +60,18 @@ TEST_CASE("durability: wide codes agree with the closed forms when rebuilds are 
   CHECK(bytes_lost_per_year(parallel, 1000, 17e12) == Approx(1000 * 17e12 / 3.4023e10).epsilon(1e-4));
 }
 
+TEST_CASE("durability: P+Q with one repair at a time is the RAID survey's formula; parallel repair doubles it",
+          "[durability]") {
+  // Chen et al. 1994, section 3.4.1: MTTF^3 / (G (G-1) (G-2) MTTR^2) for one group of G = 16, MTTF 200,000 h,
+  // MTTR 1 h (validation/durability-chen1994-raid6-pq checks the parallel chain against the published figure).
+  const double hours_per_year = kYear / 3600, lambda = hours_per_year / 200000, mu = hours_per_year;
+  const double survey_years = std::pow(200000.0, 3) / (16 * 15 * 14) / hours_per_year;
+  const auto serial = group(16, 2, lambda, mu, RepairPolicy::serial);
+  const auto parallel = group(16, 2, lambda, mu, RepairPolicy::parallel);
+  CHECK(mttdl_s(serial) / kYear == Approx(survey_years).epsilon(1e-3));
+  CHECK(mttdl_s(parallel) / mttdl_s(serial) == Approx(2.0).epsilon(1e-3));
+}
+
 TEST_CASE("durability: the transient solution settles to the exponential of the MTTDL", "[durability]") {
   // RAID 6 of 10 drives at a high failure rate so that loss is likely: after the first days, P(t) follows
   // 1 - exp(-t / MTTDL) to within the time the chain takes to settle (about a rebuild).
