@@ -145,10 +145,11 @@ bool parse_array(ObjectReader& s, StorageSystem& sys, const DriveBay& bay, const
   if (auto snap = s.has("snapshots") ? s.object("snapshots", false) : std::nullopt) {
     auto interval = snap->quantity("interval", Dimension::seconds, "1h");
     auto retention = snap->quantity("retention", Dimension::seconds, "24h");
+    auto immutable = snap->boolean("immutable", false);
     snap->finish();
-    if (interval && retention)
-      sys.snapshots = Snapshots{Seconds(*interval), Seconds(*retention)};
-    ok = ok && interval && retention;
+    if (interval && retention && immutable)
+      sys.snapshots = Snapshots{Seconds(*interval), Seconds(*retention), *immutable};
+    ok = ok && interval && retention && immutable;
   } else {
     s.accept("snapshots");
   }
@@ -279,9 +280,15 @@ bool parse_object(ObjectReader& s, StorageSystem& sys) {
                            Bound::non_negative);
   auto rprice = s.quantity("retrieval_price", Dimension::dollars_per_byte, "$0/GB", Bound::non_negative);
   auto eprice = s.quantity("egress_price", Dimension::dollars_per_byte, "$0/GB", Bound::non_negative);
+  auto offline = s.boolean("offline", false);
+  std::optional<double> lock;
+  const bool lock_ok = s.optional_quantity("retention_lock", Dimension::seconds, lock);
   if (!gateways || !gbw || !cap || !conns || !cbw || !lat || !osize || !durability || !sprice || !rprice || !eprice ||
-      !ownership || !purchase || !power_ok)
+      !ownership || !purchase || !power_ok || !offline || !lock_ok)
     return false;
+  sys.offline = *offline;
+  if (lock)
+    sys.retention_lock = Seconds(*lock);
   sys.owned = owned;
   if (owned) {
     sys.chassis_price = Dollars(*purchase * *cap);

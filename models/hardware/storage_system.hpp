@@ -42,6 +42,9 @@ struct Protection {
 struct Snapshots {
   Seconds interval;
   Seconds retention;
+  // Tamper-proof (locked until they expire): an attacker with administrator rights cannot delete them, so they
+  // survive ransomware as well as accidental deletion.
+  bool immutable = false;
 };
 
 struct Replication {
@@ -77,7 +80,8 @@ struct StorageSystem {
   // Data at rest from the start and kept throughout (archives, past datasets): (data class index, bytes). Read by
   // the scenario parser, which knows the data classes.
   std::vector<std::pair<int, Bytes>> holds;
-  std::optional<Seconds> retention_lock;
+  std::optional<Seconds> retention_lock; // array: a retention lock; object: object lock (compliance mode)
+  bool offline = false;                  // object: an air-gapped vault no job, user or attacker reaches online
   // pfs
   int stripe_count = 0;
   Bytes stripe_size;

@@ -9,6 +9,7 @@
 #include "models/hardware/gpu_catalog.hpp"
 #include "models/hardware/storage_system.hpp"
 #include "models/scenario/policies.hpp"
+#include "models/scenario/threats.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -181,6 +182,7 @@ struct Scenario {
   std::vector<StorageSystem> storage;
   std::vector<TrainingJob> jobs;
   Policies policies;
+  std::vector<Threat> threats;
   Costs costs;
   SimulationSettings simulation;
   Json resolved;

@@ -381,6 +381,11 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
 
   parse_workloads(top, sc, group_names, storage_names);
 
+  if (Json* threats = top.has("threats") ? top.array("threats", false) : nullptr)
+    sc.threats = parse_threats(*threats, top.child_pointer("threats"), diag, storage_names, sc.storage);
+  else
+    top.accept("threats");
+
   if (auto costs = top.object("costs", false)) {
     auto horizon = costs->quantity("horizon", Dimension::seconds, "3y");
     auto energy = costs->quantity("energy_price", Dimension::dollars_per_kwh, "$0.12/kWh", Bound::non_negative);

@@ -39,6 +39,7 @@ std::vector<Flow> Lifecycle::job_flows(int job, double bytes) const {
 }
 
 void Lifecycle::start() {
+  start_threats();
   const int home = sc_->storage_index(sc_->policies.tiering.dataset_home);
   const double end = sc_->simulation.duration.value;
   // Data at rest from the start belongs to no job and is never evicted: it is what the system is there to keep.
@@ -115,22 +116,8 @@ void Lifecycle::data_lost(int storage, double fraction, const std::string& cause
   std::vector<int> items;
   std::vector<std::pair<int, double>> datasets;
   DataLoss loss{now, storage, cause, fraction, ledger_.destroy(storage, fraction, items, datasets), {}, 0.0};
-  for (int id : items) {
-    ++loss.items[static_cast<size_t>(ledger_.class_of(id))];
-    // A model is gone once none of its copies is: it must be trained again up to where it came from.
-    const auto m = model_of_.find(id);
-    if (m == model_of_.end() || models_[m->second].destroyed)
-      continue;
-    auto& model = models_[m->second];
-    const bool survives = std::any_of(model.items.begin(), model.items.end(),
-                                      [&](int c) { return !ledger_.lost(c) && !ledger_.released(c); });
-    if (survives)
-      continue;
-    model.destroyed = true;
-    const auto& job = sc_->jobs[model.job];
-    metrics_->model_losses.push_back(
-        {now, model.job, ledger_.class_of(id), job.gpus * std::max(0.0, model.made_from_s - job.start.value)});
-  }
+  for (int id : items)
+    item_lost(id, loss, now);
   // A staged dataset's lost shard is fetched again from its home tier, beside the job.
   const int home = sc_->storage_index(sc_->policies.tiering.dataset_home);
   for (const auto& [id, bytes] : datasets) {
@@ -144,6 +131,21 @@ void Lifecycle::data_lost(int storage, double fraction, const std::string& cause
     });
   }
   metrics_->data_losses.push_back(loss);
+}
+
+void Lifecycle::item_lost(int id, DataLoss& loss, double now) {
+  ++loss.items[static_cast<size_t>(ledger_.class_of(id))];
+  // A model is gone once none of its copies is: it must be trained again up to where it came from.
+  const auto m = model_of_.find(id);
+  if (m == model_of_.end() || models_[m->second].destroyed)
+    return;
+  auto& model = models_[m->second];
+  if (std::any_of(model.items.begin(), model.items.end(), [&](int c) { return usable(c); }))
+    return;
+  model.destroyed = true;
+  const auto& job = sc_->jobs[model.job];
+  metrics_->model_losses.push_back(
+      {now, model.job, ledger_.class_of(id), job.gpus * std::max(0.0, model.made_from_s - job.start.value)});
 }
 
 void Lifecycle::add_model_copy(int model, int item) {

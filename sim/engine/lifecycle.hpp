@@ -73,6 +73,14 @@ public:
   // there is damaged, since everything is striped over all its drives. Recorded per data class.
   void data_lost(int storage, double fraction, const std::string& cause);
 
+  // Starts an actor per scenario threat (deletion, ransomware) that strikes at its set times and at random ones
+  // (sim/engine/lifecycle_threats.cpp). Called by start().
+  void start_threats();
+  // One threat strikes now: every copy it reaches is destroyed unless a retention lock or a snapshot it cannot
+  // delete saves it; a destroyed copy whose data survives elsewhere is copied back (datasets, models) or read from
+  // there when needed (checkpoints); the rest is lost. Recorded in Metrics::threat_events.
+  void strike(int threat);
+
   void job_started(int job) { running_[job] = true; }
   // The job took its last step (or failed): its dataset's hot copy may be demoted later.
   void job_ended(int job);
@@ -133,6 +141,15 @@ private:
   std::vector<ModelCopies> models_;
   std::map<int, int> model_of_; // ledger item -> models_ index
   void add_model_copy(int model, int item);
+  bool usable(int id) const { return !ledger_.lost(id) && !ledger_.released(id); }
+  // An item destroyed: counted in `loss`; a model whose every copy is gone is recorded as destroyed.
+  void item_lost(int id, DataLoss& loss, double now);
+  // Whether a destroyed item's data survives in another copy, and where a copy-back would read it (-1: nowhere, or
+  // no copy-back needed). Used by strike().
+  bool survives_elsewhere(int id, int& copy_from);
+  // Copies `bytes` back from `from` to `to` in the background, registering the new copy with `then`; records the
+  // recovery in the threat event.
+  void copy_back(int event, int from, int to, int id, const std::function<void(int)>& then);
 };
 
 } // namespace aisim::sim

@@ -96,7 +96,6 @@ void Lifecycle::keep_copy(int item, int copy) {
 }
 
 int Lifecycle::usable_copy(int item) const {
-  auto usable = [&](int id) { return !ledger_.lost(id) && !ledger_.released(id); };
   if (usable(item))
     return ledger_.storage_of(item);
   if (auto it = copies_.find(item); it != copies_.end())

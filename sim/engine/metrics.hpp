@@ -117,6 +117,22 @@ struct DataLoss {
   double restaged_bytes = 0; // dataset shards fetched again from their home tier
 };
 
+// A deletion or ransomware event (scenario `threats`): the copies it reached, and what became of each. Every byte
+// hit is in exactly one of locked, snapshot, copy and lost.
+struct ThreatEvent {
+  double time_s = 0;
+  int threat = -1; // index in the scenario's threats
+  double hit_bytes = 0;
+  double locked_bytes = 0;   // untouched: under a retention lock (or object lock)
+  double snapshot_bytes = 0; // reverted in place from a snapshot taken since it was written
+  double copy_bytes = 0;     // destroyed here, but a copy on a system out of reach (or protected) survives
+  double lost_bytes = 0;     // no copy left
+  std::array<double, models::kDataClasses> lost_by_class{};
+  std::array<double, models::kDataClasses> hit_by_class{};
+  double recovery_bytes = 0; // copied back from the surviving copies (datasets, models)
+  double recovered_s = -1;   // when the last copy-back ended; -1 while none was needed
+};
+
 // A validated or production model whose every copy was destroyed: what it costs to make again, the GPU time its
 // job spent up to the checkpoint it came from.
 struct ModelLoss {
@@ -179,6 +195,7 @@ struct Metrics {
   std::vector<CapacityEvent> capacity_events;
   std::vector<DataLoss> data_losses;
   std::vector<ModelLoss> model_losses;
+  std::vector<ThreatEvent> threat_events;
   uint64_t activities = 0; // SimGrid activities started (comms, I/Os, sleeps): the event count reported
 };
 

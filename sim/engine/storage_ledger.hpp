@@ -37,6 +37,10 @@ public:
   // `dataset_hits` gets each dataset hit with the bytes it lost.
   std::array<double, models::kDataClasses> destroy(int storage, double fraction, std::vector<int>& lost_items,
                                                    std::vector<std::pair<int, double>>& dataset_hits);
+  // One item destroyed outright (deleted by a threat, or encrypted): unusable from now on.
+  void lose(int id) { items_[id].lost = true; }
+  int count() const { return static_cast<int>(items_.size()); }
+  double bytes_of(int id) const { return items_[id].bytes; }
   double created_s(int id) const { return items_[id].created_s; }
   int job_of(int id) const { return items_[id].job; }
   bool lost(int id) const { return items_[id].lost; }

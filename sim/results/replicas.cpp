@@ -32,7 +32,8 @@ std::map<std::string, double> replica_metrics(const Json& r) {
   std::map<std::string, double> m;
   for (const char* p :
        {"/gpu/utilization", "/gpu/stall", "/failures/by_component", "/failures/lost_gpu_hours", "/failures/lost_usd",
-        "/failures/data_lost_by_class", "/cost/total_usd", "/cost/opex_per_year_usd", "/cost/gpu_stalled_usd"}) {
+        "/failures/data_lost_by_class", "/threats/totals/events", "/threats/totals/saved_bytes",
+        "/threats/totals/lost_bytes", "/cost/total_usd", "/cost/opex_per_year_usd", "/cost/gpu_stalled_usd"}) {
     const Json::json_pointer jp(p);
     if (r.contains(jp))
       flatten(r.at(jp), p, m);
@@ -57,6 +58,8 @@ std::string show(const std::string& ptr, double v) {
     return pct(v);
   if (ptr.find("usd") != std::string::npos)
     return models::format_money(models::Dollars(v));
+  if (ptr.starts_with("/threats/") && !ptr.ends_with("/events"))
+    return models::format_bytes(models::Bytes(v));
   if (ptr.ends_with("/bytes"))
     return models::format_bytes(models::Bytes(v));
   if (ptr.starts_with("/failures/lost_gpu_hours"))
@@ -93,6 +96,12 @@ std::pair<int, std::string> label(const std::string& ptr) {
     t = t.substr(0, t.rfind('/'));
     return {7, "data lost: " + t + (items ? " (whole items)" : "")};
   }
+  if (ptr == "/threats/totals/events")
+    return {7, "threat strikes (deletion, ransomware)"};
+  if (ptr.starts_with("/threats/totals/saved_bytes/"))
+    return {7, "saved from threats by " + tail("/threats/totals/saved_bytes/")};
+  if (ptr == "/threats/totals/lost_bytes")
+    return {7, "lost to threats"};
   if (ptr == "/cost/total_usd")
     return {8, "cost over the horizon"};
   if (ptr == "/cost/opex_per_year_usd")

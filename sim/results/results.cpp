@@ -1,5 +1,6 @@
 #include "sim/results/results.hpp"
 #include "sim/results/durability.hpp"
+#include "sim/results/threats.hpp"
 
 #include "sim/results/version_info.hpp"
 
@@ -481,6 +482,8 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
   }
   r["storage"] = storage;
   r["failures"] = failures_json(sc, run.metrics);
+  if (auto threats = threats_json(sc, run.metrics); !threats.is_null())
+    r["threats"] = threats;
   r["movements"] = movements_json(sc, run.metrics);
   r["capacity_events"] = capacity_events_json(sc, run.metrics);
 
@@ -826,6 +829,7 @@ std::string format_summary(const Json& r, const std::string& results_path) {
     o += "  " + ml["class"].get<std::string>() + " of " + ml["job"].get<std::string>() +
          " destroyed with every copy at " + models::format_duration(Seconds(ml["time_s"].get<double>())) + ": " +
          models::format_count(ml["recompute_gpu_hours"].get<double>(), 1) + " GPU-hours to make it again\n";
+  o += format_threats(r);
   // A chance as people say it: "2.1 %", or for rare ones "1 in 33,550,383".
   const auto odds = [](double p) {
     return p >= 0.001 ? fmt("%.1f %%", 100 * p) : "1 in " + models::format_count(1 / p);

@@ -199,6 +199,26 @@ int contract(const Json& r) {
           fail("durability of " + cls + ": the simulated probability lies outside its interval");
       }
     }
+  // Every byte a threat reached is saved by one mechanism or lost; the losses by class add up to it.
+  if (r.contains("threats")) {
+    const auto near = [](double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max({1.0, a, b}); };
+    for (const auto& e : r["threats"]["events"]) {
+      const auto& sv = e["saved_bytes"];
+      const double hit = e["hit_bytes"].get<double>(), lost = e["lost_bytes"].get<double>();
+      if (!near(hit, sv["retention_lock"].get<double>() + sv["snapshot"].get<double>() +
+                         sv["copy_elsewhere"].get<double>() + lost))
+        fail("threat at " + e["time_s"].dump() + ": the bytes saved and lost do not add up to the bytes reached");
+      double by_class = 0;
+      for (const auto& [cls, b] : e["lost_by_class"].items())
+        by_class += b.get<double>();
+      if (!near(lost, by_class))
+        fail("threat at " + e["time_s"].dump() + ": lost_by_class does not add up to lost_bytes");
+      if (!e["recovery_s"].is_null() && !(e["recovery_s"].get<double>() >= 0 && e["recovery_bytes"].get<double>() > 0))
+        fail("threat at " + e["time_s"].dump() + ": a recovery without bytes or with a negative time");
+    }
+    if (r["threats"]["totals"]["events"].get<size_t>() != r["threats"]["events"].size())
+      fail("threats.totals.events is not the number of events");
+  }
   need(r, "/cost/by_component", &Json::is_array);
   need(r, "/cost/storage_by_data_class", &Json::is_object);
   // Each cost per unit is a positive number, or null where the scenario makes no such unit.
