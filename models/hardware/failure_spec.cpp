@@ -31,9 +31,9 @@ bool parse_scheduled(ObjectReader& r, int count, std::vector<ScheduledFailure>& 
   return ok;
 }
 
-// {"afr": 0.0044 | "mtbf": "2Mh", "weibull_shape": 1, "repair_time": "24h", "at": [...]}. `default_afr` > 0
-// stands in when neither rate is given and nothing is scheduled.
-std::optional<FailureSpec> parse_spec(ObjectReader& r, double default_afr, const std::string& what, int count) {
+} // namespace
+
+std::optional<FailureSpec> parse_failure_spec(ObjectReader& r, double default_afr, const std::string& what, int count) {
   auto& diag = r.get_diagnostics();
   std::optional<double> mtbf;
   double afr = 0; // 0: not given
@@ -72,8 +72,6 @@ std::optional<FailureSpec> parse_spec(ObjectReader& r, double default_afr, const
   }
   return spec;
 }
-
-} // namespace
 
 std::string server_component(const std::string& kind) {
   if (kind == "jbof")
@@ -123,7 +121,7 @@ std::optional<StorageFailureSpecs> parse_storage_failures(ObjectReader& system, 
   bool ok = true;
   if (f->has("drives")) {
     auto d = f->object("drives", false);
-    out.drives = d ? parse_spec(*d, drive_afr, "drives", failing_drives(sys)) : std::nullopt;
+    out.drives = d ? parse_failure_spec(*d, drive_afr, "drives", failing_drives(sys)) : std::nullopt;
     ok = out.drives.has_value();
   } else {
     f->accept("drives");
@@ -139,7 +137,7 @@ std::optional<StorageFailureSpecs> parse_storage_failures(ObjectReader& system, 
         out.takeover = Seconds(*takeover);
       ok = ok && takeover;
     }
-    out.servers = s ? parse_spec(*s, 0.0, key, failing_servers(sys)) : std::nullopt;
+    out.servers = s ? parse_failure_spec(*s, 0.0, key, failing_servers(sys)) : std::nullopt;
     ok = ok && out.servers.has_value();
   } else {
     f->accept(key);

@@ -59,6 +59,11 @@ int failing_servers(const StorageSystem& sys);
 // Controllers per slot: an active one and its standbys (active_passive), else 1.
 int members_per_slot(const StorageSystem& sys);
 
+// One failure process: {"afr": 0.0044 | "mtbf": "2Mh", "weibull_shape": 1, "repair_time": "24h", "at": [{"time",
+// "index"}]} for `count` components named `what` in messages; `default_afr` > 0 stands in when neither rate is given
+// and nothing is scheduled. Finishes the reader (its other keys must have been read or accepted first).
+std::optional<FailureSpec> parse_failure_spec(ObjectReader& r, double default_afr, const std::string& what, int count);
+
 // Reads `failures` under a system already read into `sys` (its kind, servers, drives and failover): the drive
 // model's AFR is its drives' default rate. Returns nullopt after reporting an error; absent, an empty spec.
 std::optional<StorageFailureSpecs> parse_storage_failures(ObjectReader& system, const StorageSystem& sys);

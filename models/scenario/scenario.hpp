@@ -8,6 +8,7 @@
 #include "models/hardware/fabric.hpp"
 #include "models/hardware/gpu_catalog.hpp"
 #include "models/hardware/storage_system.hpp"
+#include "models/scenario/fault_domains.hpp"
 #include "models/scenario/policies.hpp"
 #include "models/scenario/threats.hpp"
 
@@ -180,6 +181,7 @@ struct Scenario {
   NetworkSpec network;
   std::vector<DriveModel> drives;
   std::vector<StorageSystem> storage;
+  std::vector<FaultDomain> fault_domains;
   std::vector<TrainingJob> jobs;
   Policies policies;
   std::vector<Threat> threats;
@@ -194,6 +196,9 @@ struct Scenario {
   const StorageSystem* find_storage(const std::string& name) const;
   // The system's index in `storage`, or -1 when no system has that name (an empty name included).
   int storage_index(const std::string& name) const;
+  // Whether components of system `s` fail in the simulation: its own `failures`, or a fault domain that fails
+  // and holds some of them.
+  bool storage_can_fail(int s) const;
   const NodeGroup* find_node_group(const std::string& name) const;
 };
 

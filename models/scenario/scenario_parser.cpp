@@ -381,6 +381,10 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
 
   parse_workloads(top, sc, group_names, storage_names);
 
+  if (Json* domains = top.has("fault_domains") ? top.array("fault_domains", false) : nullptr)
+    sc.fault_domains = parse_fault_domains(*domains, top.child_pointer("fault_domains"), diag, sc.storage);
+  else
+    top.accept("fault_domains");
   if (Json* threats = top.has("threats") ? top.array("threats", false) : nullptr)
     sc.threats = parse_threats(*threats, top.child_pointer("threats"), diag, storage_names, sc.storage);
   else
@@ -548,6 +552,15 @@ const StorageSystem* Scenario::find_storage(const std::string& n) const {
     if (s.name == n)
       return &s;
   return nullptr;
+}
+
+bool Scenario::storage_can_fail(int s) const {
+  if (storage[s].failures.any())
+    return true;
+  return std::any_of(fault_domains.begin(), fault_domains.end(), [&](const FaultDomain& d) {
+    return d.failures &&
+           std::any_of(d.members.begin(), d.members.end(), [&](const DomainMember& m) { return m.storage == s; });
+  });
 }
 
 int Scenario::storage_index(const std::string& n) const {

@@ -196,6 +196,11 @@ struct Metrics {
   std::vector<DataLoss> data_losses;
   std::vector<ModelLoss> model_losses;
   std::vector<ThreatEvent> threat_events;
+  struct DomainFailure {
+    double time_s = 0;
+    int domain = -1; // index in the scenario's fault_domains
+  };
+  std::vector<DomainFailure> domain_failures;
   uint64_t activities = 0; // SimGrid activities started (comms, I/Os, sleeps): the event count reported
 };
 

@@ -28,10 +28,12 @@ std::mt19937_64 seeded(uint64_t seed, size_t storage, int stream) {
 StorageFailures::StorageFailures(const models::Scenario& sc, const Platform& platform, Metrics& metrics,
                                  DataLostCallback on_lost)
     : sc_(&sc), platform_(&platform), metrics_(&metrics), on_lost_(std::move(on_lost)) {
+  system_of_storage_.assign(sc.storage.size(), -1);
   for (size_t s = 0; s < sc.storage.size(); ++s) {
     const auto& spec = sc.storage[s];
-    if (!spec.failures.any())
+    if (!sc.storage_can_fail(static_cast<int>(s)))
       continue;
+    system_of_storage_[s] = static_cast<int>(systems_.size());
     System sys;
     sys.storage = static_cast<int>(s);
     // An active-passive array's slot is an active controller and the standbys that can take over from it.
@@ -81,10 +83,44 @@ StorageFailures::StorageFailures(const models::Scenario& sc, const Platform& pla
         schedule(at.at.value, system, EventKind::member_fails, at.index, true);
     }
   }
+  // Each fault domain that fails is a renewal process of its own (its own stream), besides its set failures.
+  drawn_domain_.assign(sc.fault_domains.size(), 0);
+  for (size_t d = 0; d < sc.fault_domains.size(); ++d) {
+    domain_rng_.push_back(seeded(sc.simulation.seed, sc.storage.size() + d, 2));
+    const auto& f = sc.fault_domains[d].failures;
+    if (!f)
+      continue;
+    draw_domain_failure(static_cast<int>(d));
+    for (const auto& at : f->scheduled)
+      schedule(at.at.value, -1, EventKind::domain_fails, static_cast<int>(d), true);
+  }
 }
 
-uint64_t StorageFailures::schedule(double time_s, int system, EventKind kind, int index, bool scheduled) {
-  queue_.push_back(Event{time_s, seq_, system, kind, index, scheduled});
+void StorageFailures::draw_domain_failure(int domain) {
+  const auto& f = *sc_->fault_domains[domain].failures;
+  if (f.random())
+    drawn_domain_[domain] = schedule(sg4::Engine::get_clock() + f.draw_lifetime_s(domain_rng_[domain]), -1,
+                                     EventKind::domain_fails, domain);
+}
+
+void StorageFailures::domain_fails(int domain) {
+  const auto& d = sc_->fault_domains[domain];
+  const double now = sg4::Engine::get_clock(), repair = d.failures->repair.value;
+  metrics_->domain_failures.push_back({now, domain});
+  schedule(now + repair, -1, EventKind::domain_back, domain);
+  for (const auto& m : d.members) {
+    const int system = system_of_storage_[m.storage];
+    auto& sys = systems_[system];
+    // A member already out stays out on its own repair.
+    if (m.drive ? !sys.drive_up[m.index] : !sys.member_up[m.index])
+      continue;
+    apply(Event{now, 0, system, m.drive ? EventKind::drive_fails : EventKind::member_fails, m.index, true, repair});
+  }
+}
+
+uint64_t StorageFailures::schedule(double time_s, int system, EventKind kind, int index, bool scheduled,
+                                   double repair_s) {
+  queue_.push_back(Event{time_s, seq_, system, kind, index, scheduled, repair_s});
   std::push_heap(queue_.begin(), queue_.end(), std::greater<>());
   return seq_++;
 }
@@ -93,14 +129,18 @@ void StorageFailures::draw_failure(int system, EventKind kind, int index) {
   auto& sys = systems_[system];
   const auto& f = sc_->storage[sys.storage].failures;
   const bool drive = kind == EventKind::drive_fails;
-  const auto& spec = drive ? *f.drives : *f.servers;
-  if (!spec.random())
-    return;
-  const double at = sg4::Engine::get_clock() + spec.draw_lifetime_s(drive ? sys.drive_rng : sys.member_rng);
+  const auto& spec = drive ? f.drives : f.servers;
+  if (!spec || !spec->random())
+    return; // fails only with its fault domain, or at set times
+  const double at = sg4::Engine::get_clock() + spec->draw_lifetime_s(drive ? sys.drive_rng : sys.member_rng);
   (drive ? sys.drawn_drive : sys.drawn_member)[index] = schedule(at, system, kind, index);
 }
 
 bool StorageFailures::live(const Event& e) const {
+  if (e.kind == EventKind::domain_fails)
+    return e.scheduled || drawn_domain_[e.index] == e.seq;
+  if (e.system < 0)
+    return true;
   const auto& sys = systems_[e.system];
   if (e.kind == EventKind::drive_fails)
     return sys.drive_up[e.index] && (e.scheduled || sys.drawn_drive[e.index] == e.seq);
@@ -253,7 +293,8 @@ void StorageFailures::apply(const Event& e) {
     --slot.drives_up;
     sys.event_of_drive[e.index] = static_cast<int>(failures.size());
     failures.push_back({now, std::numeric_limits<double>::infinity(), "drive", e.index});
-    schedule(now + spec.failures.drives->repair.value, e.system, EventKind::drive_back, e.index);
+    schedule(now + (e.repair_s >= 0 ? e.repair_s : spec.failures.drives->repair.value), e.system, EventKind::drive_back,
+             e.index);
     lose_data(sys, e.index);
     update_drive_servers(sys, slot.host);
     break;
@@ -275,7 +316,8 @@ void StorageFailures::apply(const Event& e) {
     --slot.members_up;
     sys.event_of_member[e.index] = static_cast<int>(failures.size());
     failures.push_back({now, std::numeric_limits<double>::infinity(), models::server_component(spec.kind), e.index});
-    schedule(now + spec.failures.servers->repair.value, e.system, EventKind::member_back, e.index);
+    schedule(now + (e.repair_s >= 0 ? e.repair_s : spec.failures.servers->repair.value), e.system,
+             EventKind::member_back, e.index);
     if (slot.active == member) {
       // A standby still up takes over after the takeover time; with none, the slot is out until a repair.
       slot.active = -1;
@@ -312,6 +354,9 @@ void StorageFailures::apply(const Event& e) {
   case EventKind::takeover_done:
     update_server(sys, sys.slots[e.index].host);
     break;
+  case EventKind::domain_fails:
+  case EventKind::domain_back:
+    break; // handled by the actor: a domain's events belong to no one system
   }
 }
 
@@ -323,11 +368,26 @@ void StorageFailures::operator()() {
     std::pop_heap(queue_.begin(), queue_.end(), std::greater<>());
     const Event e = queue_.back();
     queue_.pop_back();
-    const bool failure = e.kind == EventKind::drive_fails || e.kind == EventKind::member_fails;
+    const bool failure =
+        e.kind == EventKind::drive_fails || e.kind == EventKind::member_fails || e.kind == EventKind::domain_fails;
     if (!live(e) || (failure && e.time_s > end_s))
       continue;
     sg4::this_actor::sleep_until(e.time_s);
     ++metrics_->activities;
+    if (e.system < 0) {
+      if (e.kind == EventKind::domain_back) {
+        draw_domain_failure(e.index);
+        continue;
+      }
+      for (auto& sys : systems_)
+        sys.unprotected_loss = 0;
+      domain_fails(e.index);
+      // Unprotected systems lose their members' share of everything they hold, once for the whole domain.
+      for (auto& sys : systems_)
+        if (sys.unprotected_loss > 0 && on_lost_)
+          on_lost_(sys.storage, std::min(1.0, sys.unprotected_loss), sc_->fault_domains[e.index].kind);
+      continue;
+    }
     auto& sys = systems_[e.system];
     sys.unprotected_loss = 0;
     apply(e);

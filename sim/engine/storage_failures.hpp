@@ -33,14 +33,15 @@ public:
   void operator()(); // the actor: replays failures and repairs up to the end of the simulated period
 
 private:
-  enum class EventKind { drive_fails, drive_back, member_fails, member_back, takeover_done };
+  enum class EventKind { drive_fails, drive_back, member_fails, member_back, takeover_done, domain_fails, domain_back };
   struct Event {
     double time_s;
     uint64_t seq; // creation order: equal times replay deterministically
-    int system;   // index into systems_
+    int system;   // index into systems_ (-1 for a fault domain's events)
     EventKind kind;
-    int index;              // drive, member or slot
-    bool scheduled = false; // a failure at a set time (scenario "at"), not a drawn one
+    int index;              // drive, member or slot; a domain's index in the scenario
+    bool scheduled = false; // a failure at a set time (scenario "at") or a domain's, not a drawn one
+    double repair_s = -1;   // a failure's time out of service; -1: its component kind's repair_time
     bool operator>(const Event& o) const { return time_s != o.time_s ? time_s > o.time_s : seq > o.seq; }
   };
   // One physical server position ("slot") of a system: an enclosure, a file server, or an array's active
@@ -75,7 +76,10 @@ private:
   };
 
   // Queues an event; returns its sequence number.
-  uint64_t schedule(double time_s, int system, EventKind kind, int index, bool scheduled = false);
+  uint64_t schedule(double time_s, int system, EventKind kind, int index, bool scheduled = false, double repair_s = -1);
+  // A fault domain fails: each of its members still in service fails with it, for the domain's repair time.
+  void domain_fails(int domain);
+  void draw_domain_failure(int domain);
   // Queues the next drawn failure of a drive or member that has just entered service.
   void draw_failure(int system, EventKind kind, int index);
   // Whether a failure event still applies: its component is in service and it is not a stale draw.
@@ -104,6 +108,9 @@ private:
   const Platform* platform_;
   Metrics* metrics_;
   std::vector<System> systems_;
+  std::vector<int> system_of_storage_; // index into systems_, -1 for a system nothing fails on
+  std::vector<std::mt19937_64> domain_rng_;
+  std::vector<uint64_t> drawn_domain_;
   DataLostCallback on_lost_;
   std::vector<Event> queue_; // a min-heap on (time, seq)
   uint64_t seq_ = 0;

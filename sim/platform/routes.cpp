@@ -95,7 +95,8 @@ void PlatformBuilder::add_copy_routes() {
   auto routes = copy_routes(sc_);
   for (size_t s = 0; s < sc_.storage.size(); ++s) {
     const auto& sys = sc_.storage[s];
-    if (sys.failures.any() && sys.protection.parity > 0 && (sys.kind == "jbof" || sys.kind == "pfs"))
+    if (sc_.storage_can_fail(static_cast<int>(s)) && sys.protection.parity > 0 &&
+        (sys.kind == "jbof" || sys.kind == "pfs"))
       routes.emplace(s, s);
   }
   for (const auto& [s, t] : routes)

@@ -212,6 +212,8 @@ Json storage_failures_json(const models::StorageSystem& sys, const StorageMetric
   if (sys.failures.servers)
     out[models::server_component(sys.kind)] = {{"count", 0}, {"out_of_service_s", 0.0}};
   for (const auto& f : sm.failures) {
+    if (!out.contains(f.component)) // failed only with a fault domain
+      out[f.component] = {{"count", 0}, {"out_of_service_s", 0.0}};
     auto& x = out[f.component];
     x["count"] = x["count"].get<int>() + 1;
     x["out_of_service_s"] = x["out_of_service_s"].get<double>() + std::min(f.back_s, T) - f.time_s;
@@ -252,9 +254,21 @@ Json failures_json(const models::Scenario& sc, const Metrics& m) {
     if (sys.failures.servers && !by.contains(models::server_component(sys.kind)))
       by[models::server_component(sys.kind)] = 0;
     for (const auto& f : m.storage[s].failures) {
-      by[f.component] = by[f.component].get<int>() + 1;
+      by[f.component] = by.value(f.component, 0) + 1;
       events.emplace_back(&f, static_cast<int>(s));
     }
+  }
+  // Fault domains that fail: their own count by kind ("rack": 1), and each failure (its members' failures are
+  // among the components' own above).
+  Json domain_events = Json::array();
+  for (const auto& d : sc.fault_domains)
+    if (d.failures)
+      by[d.kind] = by.value(d.kind, 0);
+  for (const auto& f : m.domain_failures) {
+    const auto& d = sc.fault_domains[f.domain];
+    by[d.kind] = by.value(d.kind, 0) + 1;
+    domain_events.push_back(
+        {{"time_s", f.time_s}, {"domain", d.name}, {"kind", d.kind}, {"members", d.members.size()}});
   }
   std::stable_sort(events.begin(), events.end(),
                    [](const auto& a, const auto& b) { return a.first->time_s < b.first->time_s; });
@@ -336,15 +350,11 @@ Json failures_json(const models::Scenario& sc, const Metrics& m) {
     lost_usd[cause] = gpu_s / 3600.0 * price;
   }
   lost_usd["total"] = (detection + replay + rescheduling + reload + recompute_gpu_s) / 3600.0 * price;
-  return {{"by_component", by},
-          {"lost_gpu_hours", lost_hours},
-          {"lost_usd", lost_usd},
-          {"models_destroyed", models_lost},
-          {"storage_events", list},
-          {"rebuilds", rebuilds},
-          {"stripe_groups_lost", lost},
-          {"data_loss_events", losses},
-          {"data_lost_by_class", lost_by_class}};
+  return {{"by_component", by},         {"lost_gpu_hours", lost_hours},
+          {"lost_usd", lost_usd},       {"models_destroyed", models_lost},
+          {"storage_events", list},     {"domain_events", domain_events},
+          {"rebuilds", rebuilds},       {"stripe_groups_lost", lost},
+          {"data_loss_events", losses}, {"data_lost_by_class", lost_by_class}};
 }
 
 } // namespace
@@ -475,10 +485,19 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
                        {"capex_usd", models::storage_capex(sys).value},
                        {"power_W", models::storage_power(sys).value},
                        {"data_services", data_services_json(sc, sys)}});
-    if (sys.failures.any())
+    if (sc.storage_can_fail(static_cast<int>(s)))
       storage.back()["failures"] = storage_failures_json(sys, sm, T);
     if (auto d = durability_json(sc, sys, sm, usage.back().mean_by_class, T); !d.is_null())
       storage.back()["durability"] = d;
+    if (const auto x = models::domain_exposure(sys, static_cast<int>(s), sc.fault_domains); !x.by_domain.empty()) {
+      Json by = Json::array();
+      for (const auto& e : x.by_domain)
+        by.push_back({{"domain", sc.fault_domains[e.domain].name},
+                      {"kind", sc.fault_domains[e.domain].kind},
+                      {"drives", e.drives},
+                      {"groups_exposed", e.groups_exposed}});
+      storage.back()["fault_domains"] = {{"groups", x.groups}, {"exposed_groups", x.exposed_groups}, {"by_domain", by}};
+    }
   }
   r["storage"] = storage;
   r["failures"] = failures_json(sc, run.metrics);
@@ -830,6 +849,26 @@ std::string format_summary(const Json& r, const std::string& results_path) {
          " destroyed with every copy at " + models::format_duration(Seconds(ml["time_s"].get<double>())) + ": " +
          models::format_count(ml["recompute_gpu_hours"].get<double>(), 1) + " GPU-hours to make it again\n";
   o += format_threats(r);
+  // Correlated failures: a group with more drives in one domain than its parity is one domain failure from a loss.
+  for (const auto& st : r["storage"]) {
+    if (!st.contains("fault_domains"))
+      continue;
+    const auto& fd = st["fault_domains"];
+    const int exposed = fd["exposed_groups"].get<int>(), groups = fd["groups"].get<int>();
+    std::string worst;
+    int worst_groups = 0;
+    for (const auto& d : fd["by_domain"])
+      if (d["groups_exposed"].get<int>() > worst_groups) {
+        worst_groups = d["groups_exposed"].get<int>();
+        worst = d["kind"].get<std::string>() + " \"" + d["domain"].get<std::string>() + "\"";
+      }
+    o += "fault domains of " + st["name"].get<std::string>() + ": " +
+         (exposed == 0
+              ? std::string("no stripe group has more drives in one domain than it tolerates")
+              : std::to_string(exposed) + " of " + std::to_string(groups) + " stripe group" + (groups == 1 ? "" : "s") +
+                    " exposed: one failure of " + worst + " loses " + std::to_string(worst_groups)) +
+         "\n";
+  }
   // A chance as people say it: "2.1 %", or for rare ones "1 in 33,550,383".
   const auto odds = [](double p) {
     return p >= 0.001 ? fmt("%.1f %%", 100 * p) : "1 in " + models::format_count(1 / p);
