@@ -13,6 +13,7 @@
 #include "models/scenario/threats.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -165,6 +166,13 @@ struct Costs {
   // The price sheet the prices came from ("name, dated date"; empty: none) and how many figures it gave.
   std::string price_sheet;
   int price_sheet_figures = 0;
+  // What losing a class of data costs, where the planner knows it (`data_value`): dollars for the whole holding, or
+  // dollars per byte held; absent: aisim's own estimate where it has one (placement advice), else unknown.
+  struct DataValue {
+    double usd = 0;
+    bool per_byte = false;
+  };
+  std::array<std::optional<DataValue>, kDataClasses> data_value;
 };
 
 struct SimulationSettings {

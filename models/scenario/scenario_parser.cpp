@@ -406,14 +406,51 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
       if (sheet)
         record_price_sheet(doc, *sheet);
     }
+    std::array<std::optional<Costs::DataValue>, kDataClasses> data_value;
+    bool value_ok = true;
+    if (auto dv = costs->has("data_value") ? costs->object("data_value", false) : std::nullopt) {
+      for (int c = 0; c < kDataClasses; ++c) {
+        const std::string key = data_class_name(static_cast<DataClass>(c));
+        if (!dv->has(key)) {
+          dv->accept(key);
+          continue;
+        }
+        // Money for the whole holding ("$2M"), or per size held ("$100/TB").
+        const Json& v = doc["costs"]["data_value"][key];
+        std::string error;
+        const std::string text = v.is_string() ? v.get<std::string>() : "";
+        auto usd = parse_quantity(text, Dimension::dollars, &error);
+        bool per_byte = false;
+        if (!usd) {
+          usd = parse_quantity(text, Dimension::dollars_per_byte, &error);
+          per_byte = true;
+        }
+        dv->accept(key);
+        if (!usd || *usd < 0) {
+          const bool negative = usd ? *usd < 0 : text.starts_with("-");
+          diag.error(dv->child_pointer(key), std::string(negative ? "a negative data value" : "not a data value") +
+                                                 " (expected money for the whole holding like \"$2M\", or per size "
+                                                 "like \"$100/TB\", at least $0; got " +
+                                                 json_excerpt(v) + ")");
+          value_ok = false;
+          continue;
+        }
+        data_value[c] = Costs::DataValue{*usd, per_byte};
+      }
+      dv->finish();
+    } else {
+      costs->accept("data_value");
+    }
     const auto growth_read = costs->number("data_growth", 0.0, -1.0, 100.0);
     const double growth = growth_read.value_or(0.0);
-    const bool growth_ok = growth_read && growth > -1.0;
+    bool growth_ok = growth_read && growth > -1.0;
     if (growth_read && !growth_ok)
       diag.error(costs->child_pointer("data_growth"),
                  "data cannot shrink by 100 % or more a year (expected a yearly growth above -1, got " +
                      json_excerpt(doc["costs"]["data_growth"]) + ")");
     costs->finish();
+    if (!value_ok)
+      growth_ok = false; // reported above; nothing is half read
     if (horizon && energy && pue && gh && life && maintenance && extrapolation && facility && growth_ok)
       sc.costs = Costs{Seconds(*horizon),
                        DollarsPerKWh(*energy),
@@ -425,7 +462,8 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
                        DollarsPerKWMonth(*facility),
                        growth,
                        "",
-                       0};
+                       0,
+                       data_value};
     if (const Json rec = doc["costs"].value("price_sheet", Json()); rec.is_object() && rec.contains("applied")) {
       sc.costs.price_sheet = rec.value("name", "") + ", dated " + rec.value("date", "");
       sc.costs.price_sheet_figures = static_cast<int>(rec["applied"].size());

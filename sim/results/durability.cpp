@@ -10,6 +10,17 @@ namespace aisim::sim {
 
 using models::Json;
 
+models::RedundancyGroup drive_groups(const models::StorageSystem& sys, double mtbf_s, double repair_s, double& groups) {
+  const auto& p = sys.protection;
+  // The engine's own stripe groups, so the chain's losses are the ones the simulation counts. An unprotected system
+  // loses data with any drive: each drive is a group of one that tolerates nothing.
+  const int drives = std::max(1, sys.drive_count());
+  const int width = p.parity > 0 ? std::min(p.width(), drives) : 1;
+  groups = p.parity > 0 ? std::max(1, models::stripe_group_count(sys)) : drives;
+  return {width, p.parity > 0 ? std::min(p.parity, width - 1) : 0, 1.0 / mtbf_s, 1.0 / repair_s,
+          models::RepairPolicy::parallel};
+}
+
 Json durability_json(const models::Scenario& sc, const models::StorageSystem& sys, const StorageMetrics& sm,
                      const std::array<double, models::kDataClasses>& mean_held_by_class, double period_s) {
   double mean_held_bytes = 0;
@@ -19,11 +30,6 @@ Json durability_json(const models::Scenario& sc, const models::StorageSystem& sy
   if (!sys.drive || !spec || !spec->random())
     return Json();
   const auto& p = sys.protection;
-  // The engine's own stripe groups, so the chain's losses are the ones the simulation counts. An unprotected system
-  // loses data with any drive: each drive is a group of one that tolerates nothing.
-  const int drives = std::max(1, sys.drive_count());
-  const int width = p.parity > 0 ? std::min(p.width(), drives) : 1;
-  const double groups = p.parity > 0 ? std::max(1, models::stripe_group_count(sys)) : drives;
   // The rebuild: as simulated when the run finished any (contention with the jobs included), else a drive's
   // capacity at its rebuild bandwidth.
   double simulated = 0;
@@ -35,8 +41,9 @@ Json durability_json(const models::Scenario& sc, const models::StorageSystem& sy
     }
   const double rebuild_s = finished > 0 ? simulated / finished : (sys.drive->capacity / sys.rebuild_bandwidth()).value;
   const double repair_s = spec->repair.value + (p.parity > 0 ? rebuild_s : 0.0);
-  const models::RedundancyGroup g{width, p.parity > 0 ? std::min(p.parity, width - 1) : 0, 1.0 / spec->mtbf.value,
-                                  1.0 / repair_s, models::RepairPolicy::parallel};
+  double groups = 0;
+  const models::RedundancyGroup g = drive_groups(sys, spec->mtbf.value, repair_s, groups);
+  const int width = g.drives;
   constexpr double kYear = models::kSecondsPerYear;
   const double group_mttdl = models::mttdl_s(g);
   const double horizon = sc.costs.horizon.value;

@@ -4,6 +4,8 @@
 
 #include "sim/engine/metrics.hpp"
 
+#include "models/analytics/durability.hpp"
+
 #include "models/common/json_reader.hpp"
 #include "models/scenario/scenario.hpp"
 
@@ -21,6 +23,10 @@ namespace aisim::sim {
 // kMinSimulatedLosses group losses; else "markov"). Null for a system whose drives do not fail at random.
 models::Json durability_json(const models::Scenario& sc, const models::StorageSystem& sys, const StorageMetrics& sm,
                              const std::array<double, models::kDataClasses>& mean_held_by_class, double period_s);
+
+// The system's redundancy groups as the engine stripes them (unprotected: each drive a group of one), with drives
+// failing every `mtbf_s` and back after `repair_s`; `groups` is set to how many there are.
+models::RedundancyGroup drive_groups(const models::StorageSystem& sys, double mtbf_s, double repair_s, double& groups);
 
 // Fewer losses than this in the simulated period say too little about their rate: the Markov model answers.
 inline constexpr int kMinSimulatedLosses = 10;

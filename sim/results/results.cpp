@@ -1,5 +1,6 @@
 #include "sim/results/results.hpp"
 #include "sim/results/durability.hpp"
+#include "sim/results/placement.hpp"
 #include "sim/results/threats.hpp"
 
 #include "sim/results/version_info.hpp"
@@ -567,6 +568,7 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
                {"price_sheet", price_sheet_json(sc)},
                {"by_component", components},
                {"storage_by_data_class", by_class}};
+  r["placement"] = placement_json(sc, r);
 
   Json warnings = Json::array();
   for (const auto& w : c.warnings)
@@ -849,6 +851,7 @@ std::string format_summary(const Json& r, const std::string& results_path) {
          " destroyed with every copy at " + models::format_duration(Seconds(ml["time_s"].get<double>())) + ": " +
          models::format_count(ml["recompute_gpu_hours"].get<double>(), 1) + " GPU-hours to make it again\n";
   o += format_threats(r);
+  o += format_placement(r);
   // Correlated failures: a group with more drives in one domain than its parity is one domain failure from a loss.
   for (const auto& st : r["storage"]) {
     if (!st.contains("fault_domains"))

@@ -219,6 +219,24 @@ int contract(const Json& r) {
     if (r["threats"]["totals"]["events"].get<size_t>() != r["threats"]["events"].size())
       fail("threats.totals.events is not the number of events");
   }
+  // Placement advice: a probability, and a verdict that follows from its own numbers.
+  need(r, "/placement", &Json::is_array);
+  if (r.contains("placement"))
+    for (const auto& row : r["placement"]) {
+      const std::string what = row.value("class", "?") + " on " + row.value("storage", "?");
+      const double p = row["annual_loss_probability"].get<double>();
+      if (!(p >= 0 && p <= 1))
+        fail("placement of " + what + ": the chance of loss is not a probability");
+      const std::string v = row["verdict"].get<std::string>();
+      if ((p == 0) != (v == "nothing_threatens"))
+        fail("placement of " + what + ": verdict " + v + " with a chance of loss of " +
+             row["annual_loss_probability"].dump());
+      if ((v == "protect" || v == "enough") && (row["expected_loss_usd_per_year"].get<double>() >
+                                                row["protection_usd_per_year"].get<double>()) != (v == "protect"))
+        fail("placement of " + what + ": verdict " + v + " disagrees with the expected loss and the protection's cost");
+      if (v == "value_unknown" && !row["value_usd"].is_null())
+        fail("placement of " + what + ": a value is given, yet the verdict says it is unknown");
+    }
   need(r, "/cost/by_component", &Json::is_array);
   need(r, "/cost/storage_by_data_class", &Json::is_object);
   // Each cost per unit is a positive number, or null where the scenario makes no such unit.
