@@ -138,6 +138,37 @@ std::optional<double> estimated_value(const models::Scenario& sc, const Json& r,
   return any ? std::optional<double>(usd) : std::nullopt;
 }
 
+// What moving `cls` from `from` to `to` would cost the GPUs a year, where `to` is slower than what its jobs use
+// now (the fabric's max-flow bound of `to`): checkpoints written at its write bound instead of the rate they had
+// (the extra time each, as GPU stall), a dataset read at its read bound instead of the jobs' demand (the GPUs wait
+// for the rest).
+double move_stall_usd_per_year(const models::Scenario& sc, const Json& r, int from, int to, DataClass cls) {
+  const double write_bound = r["storage"][to]["max_flow_write_Bps"].get<double>();
+  const double read_bound = r["storage"][to]["max_flow_Bps"].get<double>();
+  const double price = sc.costs.gpu_hour_price.value / 3600.0;
+  const auto& name = sc.storage[from].name;
+  double usd = 0;
+  for (const auto& job : sc.jobs) {
+    const Json* jr = job_named(r, job.name);
+    if (!jr || job.kind == "inference")
+      continue;
+    if (cls == DataClass::active_checkpoint && job.checkpoint.storage == name && jr->contains("checkpoints")) {
+      const auto& c = (*jr)["checkpoints"];
+      const double write_s = c["write_s"]["mean"].get<double>(), size = job.checkpoint.size.value;
+      const double slower_s = size / std::max(write_bound, 1.0);
+      if (write_s <= 0 || slower_s <= write_s)
+        continue;
+      const double per_year = kYear / (c["interval_s"].get<double>() + write_s);
+      usd += (slower_s - write_s) * per_year * job.gpus * price;
+    } else if (cls == DataClass::training_dataset && job.dataset.storage == name) {
+      const double demand = jr->value("data_demand_Bps", 0.0);
+      if (demand > read_bound)
+        usd += (1.0 - read_bound / demand) * kYear * job.gpus * price;
+    }
+  }
+  return usd;
+}
+
 } // namespace
 
 Json placement_json(const models::Scenario& sc, const Json& r) {
@@ -198,9 +229,12 @@ Json placement_json(const models::Scenario& sc, const Json& r) {
         } else if ((other.kind == "array" || other.kind == "pfs") && other.protection.parity > 0 &&
                    other.capacity().value > 0) {
           for (const auto& c : r["cost"]["by_component"])
-            if (c["name"] == other.name)
-              in.options.push_back({"move to " + other.name,
-                                    bytes * c["total_usd"].get<double>() / horizon_years / other.capacity().value});
+            if (c["name"] == other.name) {
+              const double space = bytes * c["total_usd"].get<double>() / horizon_years / other.capacity().value;
+              const double stall = move_stall_usd_per_year(sc, r, static_cast<int>(s), static_cast<int>(t), cls);
+              in.options.push_back(
+                  {"move to " + other.name + (stall > 0 ? " (its GPU stall included)" : ""), space + stall});
+            }
         }
       }
       const auto a = models::advise(in);
@@ -242,8 +276,8 @@ std::string format_placement(const Json& r) {
       std::snprintf(b, sizeof b, "1 in %s", models::format_count(1 / p).c_str());
     return std::string(b);
   };
-  std::string o =
-      "\nplacement advice                           chance a year       value  expected loss/y  cheapest protection/y\n";
+  std::string o = "\nplacement advice                           chance a year       value  expected loss/y  cheapest "
+                  "protection/y\n";
   for (const auto& row : r["placement"]) {
     char line[256];
     const std::string what = row["class"].get<std::string>() + " on " + row["storage"].get<std::string>();
