@@ -28,27 +28,39 @@ PlacementAdvice advise(const PlacementInput& in) {
   const double rate = -std::log1p(-std::min(p, 1.0 - 1e-12));
   if (in.value_usd)
     a.expected_loss_usd_per_year = rate * *in.value_usd;
-  if (!in.options.empty())
-    a.cheapest = *std::min_element(in.options.begin(), in.options.end(),
-                                   [](const auto& x, const auto& y) { return x.usd_per_year < y.usd_per_year; });
   if (p <= 0) {
     a.verdict = Verdict::nothing_threatens;
     return a;
   }
-  if (!a.cheapest) {
+  // Each option's losses removed a year.
+  const auto removed = [&](const ProtectionOption& o) {
+    return o.removes_per_year < 0 ? rate : std::min(rate, o.removes_per_year);
+  };
+  const ProtectionOption* best = nullptr;
+  for (const auto& o : in.options) {
+    if (removed(o) <= 0)
+      continue;
+    const bool better = !best || (in.value_usd ? removed(o) * *in.value_usd - o.usd_per_year >
+                                                     removed(*best) * *in.value_usd - best->usd_per_year
+                                               : o.usd_per_year / removed(o) < best->usd_per_year / removed(*best));
+    if (better)
+      best = &o;
+  }
+  if (!best) {
     a.verdict = Verdict::no_option;
     return a;
   }
-  const double cost = a.cheapest->usd_per_year;
-  a.breakeven_value_usd = cost / rate;
+  a.best = *best;
+  const double cost = best->usd_per_year;
+  a.breakeven_value_usd = cost / removed(*best);
   if (!in.value_usd) {
     a.verdict = Verdict::value_unknown;
     return a;
   }
-  // The yearly chance whose expected losses equal the protection's cost.
-  if (*in.value_usd > 0)
+  // The yearly chance whose expected losses equal a full protection's cost.
+  if (*in.value_usd > 0 && best->removes_per_year < 0)
     a.breakeven_probability = -std::expm1(-cost / *in.value_usd);
-  a.verdict = *a.expected_loss_usd_per_year > cost ? Verdict::protect : Verdict::enough;
+  a.verdict = removed(*best) * *in.value_usd > cost ? Verdict::protect : Verdict::enough;
   return a;
 }
 

@@ -11,8 +11,11 @@
 namespace aisim::models {
 
 struct ProtectionOption {
-  std::string name;        // "replica on cold", "move to warm"
+  std::string name;        // "replica on cold", "move to warm", "immutable snapshots on warm"
   double usd_per_year = 0; // for the class's bytes
+  // Losses a year it removes; negative: all of them (a copy elsewhere, a protected tier). Snapshots remove only the
+  // threats they survive: they sit on the same drives.
+  double removes_per_year = -1;
 };
 
 struct PlacementInput {
@@ -23,23 +26,25 @@ struct PlacementInput {
 
 enum class Verdict {
   nothing_threatens, // no modelled cause can lose it here: keep it where it is
-  protect,           // the expected loss exceeds the cheapest protection: protection pays for itself
-  enough,            // the expected loss is below it: where it is (a JBOF, say) is enough
+  protect,           // the best option saves more than it costs: protection pays for itself
+  enough,            // no option does: where it is (a JBOF, say) is enough
   value_unknown,     // compare the data's worth with breakeven_value_usd
-  no_option,         // the scenario has no protected tier or copy target to price protection with
+  no_option,         // the scenario offers nothing that would remove any of its losses
 };
 const char* verdict_name(Verdict v);
 
 struct PlacementAdvice {
   Verdict verdict = Verdict::no_option;
   std::optional<double> expected_loss_usd_per_year; // losses a year (-ln(1 - p)) x value; absent: value unknown
-  std::optional<ProtectionOption> cheapest;         // the cheapest protection option
-  std::optional<double> breakeven_value_usd;        // protection pays when a loss costs more than this
-  std::optional<double> breakeven_probability;      // protection pays above this yearly chance of loss (<= 1)
+  // The option chosen: with a value, the one that saves the most net of its cost; without, the one that pays
+  // first as the value grows (the lowest cost per loss removed).
+  std::optional<ProtectionOption> best;
+  std::optional<double> breakeven_value_usd;   // the chosen option pays when a loss costs more than this
+  std::optional<double> breakeven_probability; // a full protection pays above this yearly chance of loss
 };
 
-// Protection is taken to remove the loss (a replica or a protected tier loses data orders of magnitude less often;
-// its own residual risk is not subtracted).
+// A full protection is taken to remove the loss (a replica or a protected tier loses data orders of magnitude less
+// often; its own residual risk is not subtracted).
 PlacementAdvice advise(const PlacementInput& in);
 
 } // namespace aisim::models

@@ -54,18 +54,22 @@ std::vector<std::string> copies_elsewhere(const models::Scenario& sc, int storag
   return out;
 }
 
-// Whether a copy of `cls` from `storage` is kept on a system the threat does not reach.
-bool copy_out_of_reach(const models::Scenario& sc, int storage, DataClass cls, const models::Threat& t) {
+// Whether a copy of `cls` from `storage` survives the threat elsewhere: on a system it does not reach, or under a
+// retention lock or snapshots it cannot delete there.
+bool copy_survives(const models::Scenario& sc, int storage, DataClass cls, const models::Threat& t) {
   const auto copies = copies_elsewhere(sc, storage, cls);
   return std::any_of(copies.begin(), copies.end(), [&](const std::string& n) {
-    return std::find(t.reach.begin(), t.reach.end(), n) == t.reach.end();
+    const auto& other = sc.storage[sc.storage_index(n)];
+    const bool reached = std::find(t.reach.begin(), t.reach.end(), n) != t.reach.end();
+    const bool snapshot = other.snapshots && (t.kind == "deletion" || other.snapshots->immutable);
+    return !reached || other.retention_lock || snapshot;
   });
 }
 
 // Strikes a year that would destroy the class here: threats that reach the system and cover the class, where no
 // retention lock, no snapshot the threat cannot delete and no copy out of its reach saves it. (Snapshots and locks
 // are counted as saving everything; they miss what is newer than the last snapshot or older than the lock.)
-double threat_rate(const models::Scenario& sc, int storage, DataClass cls) {
+double threat_rate(const models::Scenario& sc, int storage, DataClass cls, bool with_immutable_snapshots = false) {
   const auto& sys = sc.storage[storage];
   double rate = 0;
   for (const auto& t : sc.threats) {
@@ -73,8 +77,9 @@ double threat_rate(const models::Scenario& sc, int storage, DataClass cls) {
       continue;
     if (!t.classes.empty() && std::find(t.classes.begin(), t.classes.end(), cls) == t.classes.end())
       continue;
-    const bool snapshot = sys.snapshots && (t.kind == "deletion" || sys.snapshots->immutable);
-    if (sys.retention_lock || snapshot || copy_out_of_reach(sc, storage, cls, t))
+    const bool snapshot =
+        with_immutable_snapshots || (sys.snapshots && (t.kind == "deletion" || sys.snapshots->immutable));
+    if (sys.retention_lock || snapshot || copy_survives(sc, storage, cls, t))
       continue;
     rate += t.rate_per_year;
   }
@@ -237,6 +242,23 @@ Json placement_json(const models::Scenario& sc, const Json& r) {
             }
         }
       }
+      // Immutable snapshots on an array that lacks them: they save what threats destroy there (not what its drives
+      // lose), and hold what the class deletes within a day (the snapshots' default retention) as extra space.
+      if (sys.kind == "array" && (!sys.snapshots || !sys.snapshots->immutable)) {
+        const double removes = threats - threat_rate(sc, static_cast<int>(s), cls, true);
+        double churn = 0; // bytes of the class written, so later deleted, a day
+        for (const auto& job : sc.jobs)
+          if (cls == DataClass::active_checkpoint && job.checkpoint.storage == sys.name)
+            if (const Json* jr = job_named(r, job.name); jr && jr->contains("checkpoints"))
+              churn += job.checkpoint.size.value * 86400.0 /
+                       ((*jr)["checkpoints"]["interval_s"].get<double>() +
+                        (*jr)["checkpoints"]["write_s"]["mean"].get<double>());
+        for (const auto& c : r["cost"]["by_component"])
+          if (c["name"] == sys.name && removes > 0)
+            in.options.push_back({"immutable snapshots on " + sys.name,
+                                  churn * c["total_usd"].get<double>() / horizon_years / sys.capacity().value,
+                                  removes});
+      }
       const auto a = models::advise(in);
       const auto opt = [](const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); };
       rows.push_back(
@@ -250,8 +272,8 @@ Json placement_json(const models::Scenario& sc, const Json& r) {
            {"value_usd", opt(value)},
            {"value_from", value ? Json(how) : Json(nullptr)},
            {"expected_loss_usd_per_year", opt(a.expected_loss_usd_per_year)},
-           {"protection", a.cheapest ? Json(a.cheapest->name) : Json(nullptr)},
-           {"protection_usd_per_year", a.cheapest ? Json(a.cheapest->usd_per_year) : Json(nullptr)},
+           {"protection", a.best ? Json(a.best->name) : Json(nullptr)},
+           {"protection_usd_per_year", a.best ? Json(a.best->usd_per_year) : Json(nullptr)},
            {"verdict", models::verdict_name(a.verdict)},
            {"breakeven_value_usd", opt(a.breakeven_value_usd)},
            {"breakeven_probability", opt(a.breakeven_probability)}});
@@ -276,7 +298,7 @@ std::string format_placement(const Json& r) {
       std::snprintf(b, sizeof b, "1 in %s", models::format_count(1 / p).c_str());
     return std::string(b);
   };
-  std::string o = "\nplacement advice                           chance a year       value  expected loss/y  cheapest "
+  std::string o = "\nplacement advice                           chance a year       value  expected loss/y  best "
                   "protection/y\n";
   for (const auto& row : r["placement"]) {
     char line[256];
