@@ -204,6 +204,9 @@ Json placement_json(const models::Scenario& sc, const Json& r) {
           // The rate its writes ran at (size / mean write time), the fastest job's.
           const double rate = job.checkpoint.size.value / (*jr)["checkpoints"]["write_s"]["mean"].get<double>();
           need["write_Bps"] = std::max(need.value("write_Bps", 0.0), rate);
+          // How long the GPUs waited on a write at worst (p99): the latency a tier must match.
+          need["write_p99_s"] =
+              std::max(need.value("write_p99_s", 0.0), (*jr)["checkpoints"]["write_s"]["p99"].get<double>());
         }
       }
       // Hardware loses the data only if every copy goes (independently, the same year).
