@@ -22,6 +22,13 @@ enum class DataClass {
 };
 inline constexpr int kDataClasses = 6;
 const char* data_class_name(DataClass c);
+// A class's key as people write it in prose: "training_dataset" -> "training dataset".
+inline std::string data_class_words(std::string key) {
+  for (auto& ch : key)
+    if (ch == '_')
+      ch = ' ';
+  return key;
+}
 
 // Every Nth checkpoint is evaluated; one that passes is copied to the validated_model placement; every Mth
 // validated model is released to production.

@@ -305,7 +305,7 @@ std::string format_placement(const Json& r) {
                   "protection/y\n";
   for (const auto& row : r["placement"]) {
     char line[256];
-    const std::string what = row["class"].get<std::string>() + " on " + row["storage"].get<std::string>();
+    const std::string what = models::data_class_words(row["class"]) + " on " + row["storage"].get<std::string>();
     std::snprintf(line, sizeof line, "  %-33s %20s %11s %16s  %s", what.c_str(),
                   chance(row["annual_loss_probability"].get<double>()).c_str(), money(row["value_usd"]).c_str(),
                   money(row["expected_loss_usd_per_year"]).c_str(),

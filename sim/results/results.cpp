@@ -839,7 +839,7 @@ std::string format_summary(const Json& r, const std::string& results_path) {
     o += "data lost (" + std::to_string(r["failures"]["data_loss_events"].size()) + " events)";
     std::string sep = ": ";
     for (const auto& [cls, x] : lost.items()) {
-      o += sep + cls + " " + models::format_bytes(Bytes(x["bytes"].get<double>()));
+      o += sep + models::data_class_words(cls) + " " + models::format_bytes(Bytes(x["bytes"].get<double>()));
       if (x["items"].get<int>() > 0)
         o += " (" + std::to_string(x["items"].get<int>()) + " whole)";
       sep = ", ";
@@ -901,8 +901,7 @@ std::string format_summary(const Json& r, const std::string& results_path) {
          models::format_duration(Seconds(d["repair_s"].get<double>())) +
          (d["rebuild_from"] == "simulated" ? ", rebuild as simulated" : "") + ")\n";
     for (const auto& [cls, c] : d["by_class"].items()) {
-      std::string what = cls;
-      std::replace(what.begin(), what.end(), '_', ' ');
+      const std::string what = models::data_class_words(cls);
       o += "  " + what + " on " + st["name"].get<std::string>() + ": " + odds(c["loss_probability"].get<double>()) +
            " chance of loss over " + models::format_duration(Seconds(d["horizon_s"].get<double>())) +
            (c["method"] == "simulation" ? " (simulated: " + std::to_string(d["simulated_groups_lost"].get<int>()) +
@@ -977,9 +976,7 @@ std::string format_summary(const Json& r, const std::string& results_path) {
   std::string classes;
   for (const auto& [k, v] : c["storage_by_data_class"].items())
     if (v.get<double>() >= 0.5) {
-      std::string name = k;
-      std::replace(name.begin(), name.end(), '_', ' ');
-      classes += (classes.empty() ? "" : ", ") + name + " " + money(v);
+      classes += (classes.empty() ? "" : ", ") + models::data_class_words(k) + " " + money(v);
     }
   if (!classes.empty())
     o += "  storage by data class: " + classes + "\n";

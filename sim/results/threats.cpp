@@ -85,7 +85,7 @@ std::string format_threats(const Json& r) {
       line += std::string(line.empty() ? "" : "; ") + "lost " + bytes(e["lost_bytes"].get<double>());
       std::string cls_sep = " (";
       for (const auto& [cls, b] : e["lost_by_class"].items()) {
-        line += cls_sep + cls + " " + bytes(b.get<double>());
+        line += cls_sep + models::data_class_words(cls) + " " + bytes(b.get<double>());
         cls_sep = ", ";
       }
       line += ")";
