@@ -60,6 +60,11 @@ int run_replicas(const RunCommand& cmd) {
   size_t done = 0;
   const auto outcome = run_pool(specs, jobs, [&](size_t i, const ChildResult& c) {
     ++done;
+    // Read while the other replicas still run, so the set's tail is not spent parsing.
+    if (c.ok()) {
+      std::ifstream in(fs::path(runs[i].folder) / "results.json");
+      runs[i].results = models::Json::parse(in, nullptr, false);
+    }
     if (cmd.progress == ProgressMode::jsonl)
       std::printf("%s\n", models::Json{{"type", "replica"},
                                        {"seed", runs[i].seed},
@@ -79,9 +84,7 @@ int run_replicas(const RunCommand& cmd) {
     const auto& c = outcome.children[i];
     r.outcome = c.describe();
     if (c.ok()) {
-      std::ifstream in(fs::path(r.folder) / "results.json");
-      r.results = models::Json::parse(in, nullptr, false);
-      r.ok = !r.results.is_discarded();
+      r.ok = !r.results.is_discarded() && !r.results.is_null();
       if (!r.ok)
         r.outcome = "exited 0 without a readable results.json";
     }
