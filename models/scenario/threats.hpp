@@ -26,6 +26,12 @@ struct Threat {
   std::vector<DataClass> classes; // deletion: what is deleted (every class when none given); ransomware: all
 };
 
+// Whether `sys` keeps snapshots that survive `t`: any snapshots survive a deletion; only immutable ones survive
+// ransomware, which deletes the rest. The one rule the engine and the placement advice both apply.
+inline bool snapshots_survive(const StorageSystem& sys, const Threat& t) {
+  return sys.snapshots && (t.kind == "deletion" || sys.snapshots->immutable);
+}
+
 // Reads the top-level `threats` array. `storage` holds the systems that parsed (for `offline`), `storage_names`
 // every name. Problems go to the diagnostics; the threats that parsed are returned.
 std::vector<Threat> parse_threats(Json& list, const std::string& pointer, Diagnostics& diag,

@@ -94,7 +94,6 @@ void Lifecycle::copy_back(int event, int from, int to, int id, const std::functi
 void Lifecycle::strike(int threat) {
   const auto& t = sc_->threats[threat];
   const double now = sg4::Engine::get_clock();
-  const bool ransomware = t.kind == "ransomware";
   const int event = static_cast<int>(metrics_->threat_events.size());
   metrics_->threat_events.push_back({});
   ThreatEvent& e = metrics_->threat_events.back();
@@ -124,7 +123,7 @@ void Lifecycle::strike(int threat) {
     }
     // A snapshot taken since the copy was written, still kept, and out of the attacker's hands: reverted in place
     // (a snapshot restore is a metadata operation on the array; no data moves).
-    if (sys.snapshots && (!ransomware || sys.snapshots->immutable)) {
+    if (models::snapshots_survive(sys, t)) {
       const double last = std::floor(now / sys.snapshots->interval.value) * sys.snapshots->interval.value;
       if (last >= ledger_.created_s(id) && last + sys.snapshots->retention.value > now) {
         e.snapshot_bytes += bytes;

@@ -61,8 +61,7 @@ bool copy_survives(const models::Scenario& sc, int storage, DataClass cls, const
   return std::any_of(copies.begin(), copies.end(), [&](const std::string& n) {
     const auto& other = sc.storage[sc.storage_index(n)];
     const bool reached = std::find(t.reach.begin(), t.reach.end(), n) != t.reach.end();
-    const bool snapshot = other.snapshots && (t.kind == "deletion" || other.snapshots->immutable);
-    return !reached || other.retention_lock || snapshot;
+    return !reached || other.retention_lock || models::snapshots_survive(other, t);
   });
 }
 
@@ -77,8 +76,7 @@ double threat_rate(const models::Scenario& sc, int storage, DataClass cls, bool 
       continue;
     if (!t.classes.empty() && std::find(t.classes.begin(), t.classes.end(), cls) == t.classes.end())
       continue;
-    const bool snapshot =
-        with_immutable_snapshots || (sys.snapshots && (t.kind == "deletion" || sys.snapshots->immutable));
+    const bool snapshot = with_immutable_snapshots || models::snapshots_survive(sys, t);
     if (sys.retention_lock || snapshot || copy_survives(sc, storage, cls, t))
       continue;
     rate += t.rate_per_year;
