@@ -8,7 +8,6 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <unistd.h>
 
@@ -61,10 +60,8 @@ int run_replicas(const RunCommand& cmd) {
   const auto outcome = run_pool(specs, jobs, [&](size_t i, const ChildResult& c) {
     ++done;
     // Read while the other replicas still run, so the set's tail is not spent parsing.
-    if (c.ok()) {
-      std::ifstream in(fs::path(runs[i].folder) / "results.json");
-      runs[i].results = models::Json::parse(in, nullptr, false);
-    }
+    if (c.ok())
+      runs[i].results = read_results(runs[i].folder);
     if (cmd.progress == ProgressMode::jsonl)
       std::printf("%s\n", models::Json{{"type", "replica"},
                                        {"seed", runs[i].seed},

@@ -2,6 +2,7 @@
 
 #include "sim/executor/process_pool.hpp"
 
+#include "sim/results/results.hpp"
 #include "sim/sweep/grid_optimum.hpp"
 #include "sim/sweep/threshold_search.hpp"
 
@@ -324,10 +325,8 @@ RunResult run_and_read(const std::string& exe, const Case& c, const fs::path& ou
   RunResult r;
   r.out = out;
   r.rc = run_case(exe, c, out, extra);
-  if (r.rc == 0) {
-    std::ifstream in(out / "results.json");
-    r.results = Json::parse(in, nullptr, false);
-  }
+  if (r.rc == 0)
+    r.results = read_results(out.string());
   return r;
 }
 
@@ -439,8 +438,7 @@ Outcome run_optimum(const std::string& exe, const Case& c, const Check& k, const
         o.verdict = "FAIL (run " + child.describe() + ", see " + (dir / "run.log").string() + ")";
         return o;
       }
-      std::ifstream in(dir / "results.json");
-      const Json results = Json::parse(in, nullptr, false);
+      const Json results = read_results(dir.string());
       try {
         samples.push_back(results.at(Json::json_pointer(opt.metric)).get<double>());
       } catch (const std::exception&) {

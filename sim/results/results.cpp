@@ -986,6 +986,11 @@ std::string format_summary(const Json& r, const std::string& results_path) {
   return o;
 }
 
+Json read_results(const std::string& run_dir) {
+  std::ifstream in(std::filesystem::path(run_dir) / "results.json");
+  return Json::parse(in, nullptr, false);
+}
+
 void write_file_atomically(const std::string& path, const std::string& content) {
   const std::filesystem::path p(path);
   const auto tmp = p.parent_path() / ("." + p.filename().string() + ".tmp");
