@@ -44,6 +44,15 @@ private:
   struct sigaction old_term_ {};
 };
 
+// A C argv over `args` (which must outlive it), null-terminated, as exec and main take it.
+std::vector<char*> c_argv(std::vector<std::string>& args) {
+  std::vector<char*> argv;
+  for (auto& a : args)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  return argv;
+}
+
 InProcessEntry g_entry = nullptr;
 std::string g_entry_executable;
 
@@ -65,10 +74,7 @@ pid_t fork_entry(const ChildSpec& spec) {
     close(fd);
   }
   std::vector<std::string> args = spec.argv;
-  std::vector<char*> argv;
-  for (auto& a : args)
-    argv.push_back(a.data());
-  argv.push_back(nullptr);
+  auto argv = c_argv(args);
   const int rc = g_entry(static_cast<int>(args.size()), argv.data());
   std::fflush(nullptr);
   _exit(rc);
@@ -78,10 +84,7 @@ pid_t spawn(const ChildSpec& spec) {
   if (g_entry && !spec.argv.empty() && spec.argv[0] == g_entry_executable)
     return fork_entry(spec);
   std::vector<std::string> args = spec.argv;
-  std::vector<char*> argv;
-  for (auto& a : args)
-    argv.push_back(a.data());
-  argv.push_back(nullptr);
+  auto argv = c_argv(args);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   if (!spec.log_path.empty()) {
