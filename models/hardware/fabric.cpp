@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace aisim::models {
 
@@ -143,7 +144,11 @@ std::vector<Hop> Fabric::route(int a, int b) const {
   return hops;
 }
 
-double Fabric::max_flow_Bps(const std::vector<std::pair<int, double>>& sources, const std::vector<int>& sinks) const {
+double Fabric::max_flow_Bps(const std::vector<std::pair<int, double>>& sources, const std::vector<int>& sinks,
+                            bool switches_only) const {
+  // A capacity no fabric reaches (1 EB/s): an endpoint cable that never binds.
+  constexpr double kUnlimited = 1e18;
+  const auto endpoint_Bps = [&](size_t i) { return switches_only ? kUnlimited : endpoints_[i].bandwidth.value; };
   Graph g;
   const auto n = endpoints_.size();
   auto vertex = [&g]() { return boost::add_vertex(g); };
@@ -171,7 +176,7 @@ double Fabric::max_flow_Bps(const std::vector<std::pair<int, double>>& sources, 
         for (int j = 0; j < half; ++j)
           add_cable(g, agg[p * half + a], core[a * half + j], c);
     for (size_t i = 0; i < n; ++i)
-      add_cable(g, ep[i], edge[leaf_of_[i]], endpoints_[i].bandwidth.value);
+      add_cable(g, ep[i], edge[leaf_of_[i]], endpoint_Bps(i));
   } else if (is_leafy(spec_.topology)) {
     std::vector<Vertex> spine(spec_.spines);
     for (auto& v : spine)
@@ -191,7 +196,7 @@ double Fabric::max_flow_Bps(const std::vector<std::pair<int, double>>& sources, 
           continue;
         const int p = rails > 1 ? endpoints_[i].ports : 1;
         for (int r = 0; r < p; ++r)
-          add_cable(g, ep[i], sw[r % rails], endpoints_[i].bandwidth.value / p);
+          add_cable(g, ep[i], sw[r % rails], endpoint_Bps(i) / p);
       }
       const double up = leaf_down_Bps_[l] / spec_.oversubscription / (rails * spec_.spines);
       for (int r = 0; r < rails; ++r)
@@ -201,17 +206,19 @@ double Fabric::max_flow_Bps(const std::vector<std::pair<int, double>>& sources, 
   } else {
     const Vertex sw = vertex();
     for (size_t i = 0; i < n; ++i)
-      add_cable(g, ep[i], sw, endpoints_[i].bandwidth.value);
+      add_cable(g, ep[i], sw, endpoint_Bps(i));
   }
 
   double total_source = 0;
   for (const auto& [e, cap] : sources) {
-    add_arc(g, source, ep[e], cap);
-    total_source += cap;
+    const double c = std::min(cap, kUnlimited);
+    add_arc(g, source, ep[e], c);
+    total_source += c;
   }
   for (int e : sinks)
     add_arc(g, ep[e], sink, total_source + 1.0); // never the bottleneck
-  return boost::push_relabel_max_flow(g, source, sink);
+  const double flow = boost::push_relabel_max_flow(g, source, sink);
+  return switches_only && flow >= 0.5 * kUnlimited ? std::numeric_limits<double>::infinity() : flow;
 }
 
 } // namespace aisim::models

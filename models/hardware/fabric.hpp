@@ -78,8 +78,11 @@ public:
   SwitchInventory inventory() const;
 
   // Max flow on the full graph from `sources` (endpoint, extra cap on what it can inject, e.g. its drives) to
-  // `sinks`, in bytes per second. Push-relabel (Boost.Graph).
-  double max_flow_Bps(const std::vector<std::pair<int, double>>& sources, const std::vector<int>& sinks) const;
+  // `sinks`, in bytes per second. Push-relabel (Boost.Graph). With `switches_only` the endpoints' own NICs and
+  // ports are left unlimited, so the result is what the switches and the cables between them can carry (a bound
+  // of each tier on its own, for naming the bottleneck); infinity when nothing between the switches limits it.
+  double max_flow_Bps(const std::vector<std::pair<int, double>>& sources, const std::vector<int>& sinks,
+                      bool switches_only = false) const;
 
 private:
   NetworkSpec spec_;

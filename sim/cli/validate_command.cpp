@@ -62,7 +62,8 @@ struct Check {
   std::optional<Search> search;
   std::optional<Optimum> optimum;
   double expected = 0;
-  double tolerance = 0; // relative
+  std::string expected_text; // non-empty: the metric is text (a bottleneck's tier) and must equal it
+  double tolerance = 0;      // relative
   std::string unit;
   std::string known_failure; // non-empty: why the check is known to fail; its failure is printed, not counted
 };
@@ -236,8 +237,20 @@ std::optional<Check> read_check(Json& node, const std::string& pointer, models::
       k.per = *per;
     }
   }
-  auto expected = cr.number("expected", std::nullopt, -1e300, 1e300);
-  auto tol = cr.number("tolerance", std::nullopt, 0.0, 1.0);
+  // A text expectation names what a metric must say (a bottleneck's tier); it needs no tolerance.
+  const bool text = node.is_object() && node.contains("expected") && node["expected"].is_string();
+  if (text && (k.search || k.optimum)) {
+    diag.error(pointer + "/expected", "a search or an optimum finds a number (expected a number, got text)");
+    ok = false;
+  }
+  std::optional<double> expected = 0.0;
+  if (text) {
+    k.expected_text = node["expected"].get<std::string>();
+    cr.accept("expected");
+  } else {
+    expected = cr.number("expected", std::nullopt, -1e300, 1e300);
+  }
+  auto tol = cr.number("tolerance", text ? std::optional<double>(0.0) : std::nullopt, 0.0, 1.0);
   auto unit = cr.text("unit", "");
   auto known = cr.text("known_failure", "");
   cr.text("derivation", "");
@@ -366,6 +379,15 @@ Outcome compare(const Check& k, double v) {
   std::snprintf(err, sizeof err, "%+.2f%%", 100.0 * (k.expected == 0 ? v : (v - k.expected) / std::fabs(k.expected)));
   o.err = err;
   o.pass = e <= k.tolerance;
+  o.verdict = o.pass ? "pass" : "FAIL";
+  return o;
+}
+
+// A text check: the metric says exactly what is expected.
+Outcome compare_text(const Check& k, const Json& v) {
+  Outcome o;
+  o.got = v.is_string() ? v.get<std::string>() : v.dump();
+  o.pass = v.is_string() && v.get<std::string>() == k.expected_text;
   o.verdict = o.pass ? "pass" : "FAIL";
   return o;
 }
@@ -523,7 +545,8 @@ int validate_command(const ValidateCommand& cmd) {
         o.verdict = "FAIL (" + base.failure() + ")";
       } else {
         try {
-          o = compare(k, check_value(base.results, k));
+          o = k.expected_text.empty() ? compare(k, check_value(base.results, k))
+                                      : compare_text(k, base.results.at(Json::json_pointer(k.metric)));
         } catch (const std::exception&) {
           o.verdict = "FAIL (no metric " + k.metric + (k.per.empty() ? "" : " or " + k.per) + " in results.json)";
         }
@@ -540,7 +563,8 @@ int validate_command(const ValidateCommand& cmd) {
       }
       keep = keep || !o.pass;
       std::printf("%-28s %-44s %12s %12s %8s %5.1f%%  %s\n", c.name.c_str(), metric_label(k).c_str(),
-                  fmt(k.expected).c_str(), o.got.c_str(), o.err.c_str(), 100.0 * k.tolerance, o.verdict.c_str());
+                  (k.expected_text.empty() ? fmt(k.expected) : k.expected_text).c_str(), o.got.c_str(), o.err.c_str(),
+                  100.0 * k.tolerance, o.verdict.c_str());
       if (!o.detail.empty())
         std::printf("%s\n", o.detail.c_str());
     }

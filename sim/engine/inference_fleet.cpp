@@ -52,7 +52,7 @@ void InferenceFleet::cold_start(int replicas, int serving) {
       flows.push_back({ns, bytes * take / (replicas * spec_->gpus_per_replica)});
   }
   Transfer load(*sc_, *platform_, sc_->storage_index(spec_->model_storage), IoDirection::read, flows, *metrics_);
-  load.wait();
+  load.for_job(index_, Traffic::model_load).wait();
   const double load_s = sg4::Engine::get_clock() - t0;
   jm_->load_s.push_back(load_s);
   jm_->replicas_loaded += replicas;
@@ -71,6 +71,7 @@ void InferenceFleet::serve(int replicas, double until_s) {
       const double reads = spec_->request_rate.value * spec_->reads_per_request * period;
       Transfer t(*sc_, *platform_, data, IoDirection::read,
                  lifecycle_->job_flows(index_, reads * spec_->read_size.value), *metrics_);
+      t.for_job(index_, Traffic::serving);
       sg4::this_actor::sleep_for(period);
       ++metrics_->activities;
       t.wait();

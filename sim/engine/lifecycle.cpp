@@ -194,7 +194,7 @@ std::optional<Transfer> Lifecycle::start_output_write(int job, double bytes) {
   if (acquire(to, bytes, DataClass::training_dataset, job) < 0)
     return std::nullopt;
   std::optional<Transfer> t(std::in_place, *sc_, *platform_, to, IoDirection::write, job_flows(job, bytes), *metrics_);
-  t->once(); // preprocessing makes its dataset once
+  t->once().for_job(job, Traffic::output); // preprocessing makes its dataset once
   return t;
 }
 

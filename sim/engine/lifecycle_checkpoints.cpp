@@ -30,6 +30,7 @@ bool Lifecycle::write_checkpoint(int job, double bytes, bool drain_local,
   }
   const auto flows = job_flows(job, bytes);
   Transfer write(*sc_, *platform_, storage, IoDirection::write, flows, *metrics_, files);
+  write.for_job(job, Traffic::checkpoint);
   // A multilevel drain reads the copy back from the nodes' own drives as it sends it.
   std::optional<Transfer> drain;
   if (drain_local)
@@ -70,7 +71,7 @@ bool Lifecycle::write_local_checkpoint(int job, double bytes) {
   if (item < 0)
     return false;
   Transfer write(*sc_, *platform_, local, IoDirection::write, job_flows(job, bytes), *metrics_);
-  write.wait();
+  write.for_job(job, Traffic::checkpoint).wait();
   // The node keeps only its newest checkpoint.
   if (local_ckpt_[job] >= 0)
     discard(local_ckpt_[job]);
@@ -82,7 +83,7 @@ void Lifecycle::restore_checkpoint(int job, int storage) {
   const auto& spec = sc_->jobs[job];
   Transfer restore(*sc_, *platform_, storage >= 0 ? storage : sc_->storage_index(spec.checkpoint.storage),
                    IoDirection::read, job_flows(job, spec.checkpoint.size.value), *metrics_);
-  restore.wait();
+  restore.for_job(job, Traffic::restore).wait();
 }
 
 void Lifecycle::keep_copy(int item, int copy) {

@@ -64,11 +64,16 @@ struct JobMetrics {
 
 enum class IoDirection { read, write };
 
+// What a transfer is for: the phases of a job whose limits results.json names (sim/results/bottlenecks.cpp).
+enum class Traffic { other, dataset, checkpoint, restore, model_load, output, serving };
+
 // One striped transfer between GPU nodes and a storage system, at its average rate over its lifetime.
 struct TransferRecord {
   double start_s = 0, end_s = 0, bytes = 0;
   IoDirection direction = IoDirection::read;
   bool copy = false; // one end of a copy between systems (replication, tiering, staging), not the GPUs' traffic
+  int job = -1;      // the job whose phase it is, -1 for copies and other traffic
+  Traffic traffic = Traffic::other;
 };
 
 // One occupancy change of one data class.

@@ -4,6 +4,7 @@
 #include "sim/engine/lifecycle.hpp"
 #include "sim/engine/storage_failures.hpp"
 #include "sim/engine/training_job.hpp"
+#include "sim/platform/layout.hpp"
 #include "sim/platform/platform.hpp"
 
 #include <xbt/log.h>
@@ -29,6 +30,13 @@ RunOutput run_simulation(const models::Scenario& sc, const ProgressCallback& on_
 
   RunOutput out;
   out.flow_bounds = models::storage_flow_bounds(sc, net);
+  out.job_nodes.resize(sc.jobs.size());
+  for (const auto& span : place_jobs(sc, net, true)) {
+    auto& jn = out.job_nodes[span.job];
+    jn.group = span.group;
+    for (int n = 0; n < span.count; ++n)
+      jn.nodes.push_back(span.first + n);
+  }
   Metrics& m = out.metrics;
   m.jobs.resize(sc.jobs.size());
   for (size_t j = 0; j < sc.jobs.size(); ++j)

@@ -12,9 +12,16 @@
 
 namespace aisim::sim {
 
+// The nodes a job held (its node group, their numbers in it), as the platform placed them.
+struct JobNodes {
+  int group = -1;
+  std::vector<int> nodes;
+};
+
 struct RunOutput {
   Metrics metrics;
   std::vector<models::FlowBound> flow_bounds; // per storage system
+  std::vector<JobNodes> job_nodes;            // per job
   double simulated_s = 0;
   // Until the last job phase ended, past the period when one straddles its end: the span the storage traffic
   // was moved in (mean rates divide by it; GPU time by simulated_s).

@@ -83,6 +83,7 @@ TrainingJob::DatasetRead TrainingJob::read_dataset(double bytes) {
   jm_->dataset_cache_bytes += hits;
   DatasetRead r{Transfer(*sc_, *platform_, dataset_storage(), IoDirection::read, flows(from_storage), *metrics_),
                 nullptr, std::nullopt, std::nullopt};
+  r.data.for_job(index_, Traffic::dataset);
   if (job_->kind == "preprocessing")
     r.data.once(); // a corpus is preprocessed once, not every period the simulation stands for
   // Small files: every file read opens (and closes) it on the metadata servers, pipelined with the data.
@@ -340,7 +341,7 @@ void TrainingJob::operator()() {
       per_node.push_back({ns, job_->base_model.size.value * platform_->node_sets[ns].nodes});
     Transfer load(*sc_, *platform_, sc_->storage_index(job_->base_model.storage), IoDirection::read, per_node,
                   *metrics_);
-    load.wait();
+    load.for_job(index_, Traffic::model_load).wait();
     jm_->model_load_s = sg4::Engine::get_clock() - t0;
     add_segment(t0, 0.0, jm_->model_load_s * job_->gpus, 0.0);
   }

@@ -31,9 +31,10 @@ private:
     simgrid::s4u::ExecPtr opens;
     std::optional<Transfer> from_cache, to_cache; // a local NVMe cache: later epochs' hits, first epoch's fill
     void wait() {
-      data.wait();
+      // The opens first: the read is done when its files are opened too, and the record of it says so.
       if (opens)
         opens->wait();
+      data.wait();
       if (from_cache)
         from_cache->wait();
       if (to_cache)

@@ -42,6 +42,12 @@ public:
     one_off_ = true;
     return *this;
   }
+  // Names the job phase the transfer belongs to, for the record. Call before wait().
+  Transfer& for_job(int job, Traffic traffic) {
+    job_ = job;
+    traffic_ = traffic;
+    return *this;
+  }
   // Blocks the calling actor until every part has completed; records the transfer once. Idempotent.
   void wait();
   double get_bytes() const { return bytes_; }
@@ -68,6 +74,8 @@ private:
   double start_s_ = 0;
   bool done_ = false;
   bool one_off_ = false;
+  int job_ = -1;
+  Traffic traffic_ = Traffic::other;
   Metrics* metrics_;
 };
 

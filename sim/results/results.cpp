@@ -1,4 +1,5 @@
 #include "sim/results/results.hpp"
+#include "sim/results/bottlenecks.hpp"
 #include "sim/results/durability.hpp"
 #include "sim/results/placement.hpp"
 #include "sim/results/threats.hpp"
@@ -505,6 +506,7 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
   if (auto threats = threats_json(sc, run.metrics); !threats.is_null())
     r["threats"] = threats;
   r["movements"] = movements_json(sc, run.metrics);
+  r["bottlenecks"] = bottlenecks_json(sc, run);
   r["capacity_events"] = capacity_events_json(sc, run.metrics);
 
   models::GpuTimeSplit split{g.compute, g.data, g.checkpoint, g.failure, g.idle};
@@ -767,6 +769,8 @@ std::string format_summary(const Json& r, const std::string& results_path) {
                   models::format_bytes(Bytes(s["capacity_bytes"])).c_str());
     o += buf;
   }
+  if (const auto b = format_bottlenecks(r); !b.empty())
+    o += "\n" + b;
   for (const auto& j : r["jobs"]) {
     if (!j.contains("inference"))
       continue;

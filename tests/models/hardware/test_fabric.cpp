@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <limits>
+
 using namespace aisim::models;
 
 namespace {
@@ -121,4 +123,20 @@ TEST_CASE("inventory: the switches each topology needs and the ports in use", "[
   const auto small = Fabric(ft, endpoints(3, 100 * G, 1, 100 * G)).inventory();
   CHECK(small.switches == 2 + 2);
   CHECK(small.ports == 4 + 2 * 2 * 2);
+}
+
+TEST_CASE("switches only: the fabric's own bound, without the endpoints' NICs and ports", "[fabric]") {
+  const double inf = std::numeric_limits<double>::infinity();
+  // One switch: nothing between the endpoints limits the flow.
+  Fabric one(plain("single_switch"), endpoints(4, 100 * G, 2, 50 * G));
+  CHECK(one.max_flow_Bps({{4, inf}, {5, inf}}, range(0, 4), true) == inf);
+  CHECK(one.max_flow_Bps({{4, inf}, {5, inf}}, range(0, 4)) == Approx(100 * G)); // the two storage ports
+  // Spine-leaf, storage leaf oversubscribed 4:1 (400 GB/s of ports, 100 GB/s of uplinks): the uplinks alone bind,
+  // whatever the ports; a GPU leaf's own uplinks (4 x 100 GB/s / 4) bind as much when only its nodes read.
+  Fabric f(leafy("spine_leaf", 4, 2, 2, 4.0), endpoints(8, 100 * G, 2, 200 * G));
+  CHECK(f.max_flow_Bps({{8, inf}, {9, inf}}, range(0, 8), true) == Approx(100 * G));
+  CHECK(f.max_flow_Bps({{8, inf}, {9, inf}}, range(0, 2), true) == Approx(100 * G));
+  Fabric flat(leafy("spine_leaf", 4, 2, 2, 1.0), endpoints(8, 100 * G, 2, 200 * G));
+  CHECK(flat.max_flow_Bps({{8, inf}, {9, inf}}, range(0, 8), true) == Approx(400 * G));
+  CHECK(flat.max_flow_Bps({{8, inf}, {9, inf}}, range(0, 4), true) == Approx(400 * G));
 }

@@ -1,0 +1,126 @@
+// Each tier of the path between a job's nodes and a storage system, on its own (models/cluster/path_limits.hpp):
+// the tiers a planner would add up by hand, lowest first.
+#include "models/cluster/path_limits.hpp"
+
+#include "models/scenario/scenario_parser.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+using namespace aisim::models;
+
+namespace {
+constexpr double G = 1e9;
+
+Scenario parse(const std::string& storage, const std::string& extra = "", int nodes = 4) {
+  const std::string text = R"({"schema_version": 1, "name": "t",
+    "cluster": {"node_groups": [{"name": "n", "count": )" +
+                           std::to_string(nodes) + R"(, "gpus_per_node": 8, "gpu": "H100-SXM", "nics": 1,
+                                 "nic_speed": "100Gbps"}]},
+    "drives": {"d": {"capacity": "7.68TB", "read_bandwidth": "2GB/s", "write_bandwidth": "1GB/s", "price": "$1000"}},
+    "storage": {)" + storage +
+                           R"(},
+    "workloads": [{"name": "w", "kind": "training", "gpus": 32, "step_time": "1s", "global_batch": 32,
+                   "sample_size": "1MB", "dataset": {"size": "1TB", "storage": "s"},
+                   "checkpoint": {"size": "100GB", "interval": "30min", "storage": "s"}}])" +
+                           extra + R"(,
+    "simulation": {"duration": "1h"}})";
+  auto r = parse_scenario(Json::parse(text), "s.json", ".");
+  INFO(r.diagnostics.format(true));
+  REQUIRE(r.scenario.has_value());
+  return *r.scenario;
+}
+
+PathQuery query(IoOp op, int nodes = 4) {
+  PathQuery q;
+  q.storage = 0;
+  q.op = op;
+  q.group = 0;
+  for (int n = 0; n < nodes; ++n)
+    q.nodes.push_back(n);
+  return q;
+}
+
+const TierLimit& tier(const std::vector<TierLimit>& limits, const std::string& name) {
+  for (const auto& t : limits)
+    if (t.tier == name)
+      return t;
+  FAIL("no tier " << name);
+  return limits.front();
+}
+} // namespace
+
+TEST_CASE("a JBOF path: NICs, ports, PCIe uplinks and drives, lowest first", "[path_limits]") {
+  const auto sc = parse(R"("s": {"kind": "jbof", "enclosures": 2, "drives_per_enclosure": 8, "drive": "d",
+                              "ports_per_enclosure": 1, "port_speed": "200Gbps", "switch_uplink": "20GB/s"})");
+  const auto net = build_cluster_network(sc);
+  const auto w = path_limits(sc, net, query(IoOp::write));
+  REQUIRE(w.size() == 4); // one switch: no fabric tier
+  CHECK(w[0].tier == "drives");
+  CHECK(w[0].Bps == Approx(16 * 1 * G)); // 16 drives x 1 GB/s of writes
+  CHECK(tier(w, "internal").Bps == Approx(2 * 20 * G));
+  CHECK(tier(w, "storage_ports").Bps == Approx(2 * 25 * G));
+  CHECK(tier(w, "node_nics").Bps == Approx(4 * 12.5 * G));
+  for (size_t i = 1; i < w.size(); ++i)
+    CHECK(w[i - 1].Bps <= w[i].Bps);
+  // Reads: the drives give 2 GB/s each, so the PCIe uplinks bind first.
+  const auto r = path_limits(sc, net, query(IoOp::read));
+  CHECK(r[0].tier == "drives");
+  CHECK(r[0].Bps == Approx(32 * G));
+  CHECK(r[1].tier == "internal");
+  // One node alone: its own NIC.
+  const auto one = path_limits(sc, net, query(IoOp::read, 1));
+  CHECK(one[0].tier == "node_nics");
+  CHECK(one[0].Bps == Approx(12.5 * G));
+}
+
+TEST_CASE("host-side mirroring doubles the bytes on every tier; server-side RAID only on the drives", "[path_limits]") {
+  const auto mirror = parse(R"("s": {"kind": "jbof", "enclosures": 2, "drives_per_enclosure": 8, "drive": "d",
+                                  "ports_per_enclosure": 1, "port_speed": "200Gbps",
+                                  "protection": {"scheme": "mirror", "copies": 2}})");
+  const auto w = path_limits(mirror, build_cluster_network(mirror), query(IoOp::write));
+  CHECK(tier(w, "node_nics").Bps == Approx(4 * 12.5 * G / 2));
+  CHECK(tier(w, "storage_ports").Bps == Approx(2 * 25 * G / 2));
+  CHECK(tier(w, "drives").Bps == Approx(16 * G / 2));
+  const auto r = path_limits(mirror, build_cluster_network(mirror), query(IoOp::read));
+  CHECK(tier(r, "node_nics").Bps == Approx(4 * 12.5 * G));
+}
+
+TEST_CASE("a parallel file system: few files reach few servers; small files are bound by metadata", "[path_limits]") {
+  const auto sc = parse(R"("s": {"kind": "pfs", "servers": 8, "drives_per_server": 4, "drive": "d",
+                              "ports_per_server": 1, "port_speed": "100Gbps", "stripe_count": 1,
+                              "metadata_servers": 1, "metadata_ops_per_server": "10k op/s"})");
+  const auto net = build_cluster_network(sc);
+  auto q = query(IoOp::write);
+  q.files = 2; // two files of one stripe each: two servers
+  const auto w = path_limits(sc, net, q);
+  CHECK(tier(w, "storage_ports").Bps == Approx(2 * 12.5 * G));
+  CHECK(tier(w, "drives").Bps == Approx(2 * 4 * G));
+  auto rq = query(IoOp::read);
+  rq.metadata_ops_per_byte = 2.0 / 100e3; // an open and a close per 100 kB file
+  const auto r = path_limits(sc, net, rq);
+  CHECK(r[0].tier == "metadata");
+  CHECK(r[0].Bps == Approx(10e3 / 2 * 100e3));
+}
+
+TEST_CASE("a spine-leaf fabric is its own tier; synchronous replication adds its target", "[path_limits]") {
+  const auto sc = parse(R"("s": {"kind": "array", "controllers": 2, "controller_bandwidth": "40GB/s",
+                              "shelves": 1, "drives_per_shelf": 24, "drive": "d", "ports_per_controller": 2,
+                              "port_speed": "400Gbps", "replication": {"target": "dr", "mode": "sync"}},
+                         "dr": {"kind": "array", "controllers": 2, "controller_bandwidth": "5GB/s",
+                              "shelves": 1, "drives_per_shelf": 24, "drive": "d", "ports_per_controller": 2,
+                              "port_speed": "400Gbps"})",
+                        R"(, "network": {"topology": "spine_leaf", "nodes_per_leaf": 2, "enclosures_per_leaf": 2,
+                               "spines": 1, "oversubscription": 4})");
+  const auto net = build_cluster_network(sc);
+  const auto w = path_limits(sc, net, query(IoOp::write));
+  CHECK(tier(w, "replica_target").Bps == Approx(2 * 5 * G));
+  CHECK(w[0].tier == "replica_target");
+  // The GPU leaves bind before the storage leaf (2 x 100 GB/s of ports / 4 = 50 GB/s): each has 2 nodes x
+  // 12.5 GB/s of NICs and a quarter of that as uplinks, two leaves 12.5 GB/s.
+  CHECK(tier(w, "fabric").Bps == Approx(2 * (2 * 12.5 * G / 4)));
+  const auto r = path_limits(sc, net, query(IoOp::read));
+  for (const auto& t : r)
+    CHECK(t.tier != "replica_target");
+}
