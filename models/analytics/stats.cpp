@@ -29,6 +29,26 @@ Summary summarize(std::vector<double> samples) {
   return s;
 }
 
+Histogram histogram(const std::vector<double>& samples, std::size_t max_bins) {
+  Histogram h;
+  if (samples.empty() || max_bins == 0)
+    return h;
+  const auto [lo, hi] = std::minmax_element(samples.begin(), samples.end());
+  // Spreads below a millionth of the values are rounding in the simulation's clock, not a distribution.
+  const bool spread = *hi - *lo > 1e-6 * std::max(std::fabs(*hi), std::fabs(*lo));
+  const std::size_t bins =
+      spread ? std::clamp<std::size_t>(static_cast<std::size_t>(std::ceil(std::sqrt(samples.size()))), 1, max_bins) : 1;
+  const double width = spread ? (*hi - *lo) / static_cast<double>(bins) : 0.0;
+  for (std::size_t b = 0; b <= bins; ++b)
+    h.edges.push_back(b == bins ? *hi : *lo + width * static_cast<double>(b));
+  h.counts.assign(bins, 0);
+  for (double v : samples) {
+    const auto b = width > 0 ? static_cast<std::size_t>((v - *lo) / width) : 0;
+    ++h.counts[std::min(b, bins - 1)];
+  }
+  return h;
+}
+
 MeanInterval mean_interval(const std::vector<double>& samples, double confidence) {
   MeanInterval m;
   m.count = samples.size();

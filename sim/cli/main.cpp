@@ -1,6 +1,7 @@
 // The aisim command line: run a scenario, run the validation cases, calibrate a drive.
 #include "sim/cli/calibrate_command.hpp"
 #include "sim/cli/check_command.hpp"
+#include "sim/cli/report_command.hpp"
 #include "sim/cli/run_command.hpp"
 #include "sim/cli/validate_command.hpp"
 #include "sim/executor/process_pool.hpp"
@@ -54,6 +55,17 @@ int cli_main(int argc, char** argv) {
   val_cmd->add_option("--dir", validate.dir,
                       "Folder of validation cases (default: ./validation, else the source tree's)");
 
+  ReportCommand report;
+  auto* report_cmd = app.add_subcommand("report", "Render a results folder's report.html again from its files");
+  report_cmd->add_option("dir", report.dir, "Results folder (results.json and timeseries.csv)")->required();
+  report_cmd->add_option("--out", report.out, "Page to write (default: DIR/report.html)");
+
+  CompareCommand compare;
+  auto* compare_cmd =
+      app.add_subcommand("compare", "Compare results folders side by side: a table on the terminal and an HTML page");
+  compare_cmd->add_option("dirs", compare.dirs, "Two or more results folders")->required()->expected(2, 64);
+  compare_cmd->add_option("--out", compare.out_dir, "Folder for compare.html (default: results/compare/)");
+
   CalibrateCommand calibrate;
   auto* cal_cmd = app.add_subcommand(
       "calibrate", "Measure a drive with the io_uring probe and fit an aisim.drive/v1 model (or --refit saved data)");
@@ -91,6 +103,10 @@ int cli_main(int argc, char** argv) {
     }
     if (*check_cmd)
       return check_command(check);
+    if (*report_cmd)
+      return report_command(report);
+    if (*compare_cmd)
+      return compare_command(compare);
     if (*cal_cmd)
       return calibrate_command(calibrate);
     if (*val_cmd) {

@@ -1,5 +1,6 @@
 #include "sim/cli/run_command.hpp"
 
+#include "sim/cli/report_command.hpp"
 #include "sim/engine/simulation.hpp"
 #include "sim/results/results.hpp"
 
@@ -8,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <stdexcept>
 
 namespace aisim::sim {
 
@@ -41,11 +43,16 @@ int run_command(const RunCommand& cmd) {
   const std::string results_path = (std::filesystem::path(out_dir) / "results.json").string();
   write_file_atomically((std::filesystem::path(out_dir) / "timeseries.csv").string(), build_timeseries_csv(sc, run));
   write_file_atomically(results_path, results.dump(2) + "\n");
+  // The page is rendered from the files just written, as `aisim report` renders any folder later.
+  const std::string report_path = (std::filesystem::path(out_dir) / "report.html").string();
+  if (const auto why = write_folder_report(out_dir); !why.empty())
+    throw std::runtime_error("cannot render " + report_path + ": " + why);
   if (cmd.progress == ProgressMode::jsonl) {
-    models::Json done{{"type", "done"}, {"results", results_path}};
+    models::Json done{{"type", "done"}, {"results", results_path}, {"report", report_path}};
     std::printf("%s\n", done.dump().c_str());
   } else {
     std::fputs(format_summary(results, results_path).c_str(), stdout);
+    std::printf("report: %s\n", report_path.c_str());
   }
   return 0;
 }

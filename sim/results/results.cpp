@@ -35,6 +35,8 @@ struct Split {
   double compute = 0, data = 0, checkpoint = 0, failure = 0, idle = 0;
 };
 
+Json histogram_json(const models::Histogram& h) { return {{"edges_s", h.edges}, {"counts", h.counts}}; }
+
 Json split_json(const Split& s) {
   return Json{{"data", s.data}, {"checkpoint", s.checkpoint}, {"failure", s.failure}, {"idle", s.idle}};
 }
@@ -405,7 +407,12 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
            {"size_bytes", job.checkpoint.size.value},
            {"storage", job.checkpoint.storage},
            {"mode", job.checkpoint.mode},
-           {"write_s", {{"mean", w.mean}, {"p50", w.p50}, {"p99", w.p99}, {"max", w.max}}},
+           {"write_s",
+            {{"mean", w.mean},
+             {"p50", w.p50},
+             {"p99", w.p99},
+             {"max", w.max},
+             {"histogram", histogram_json(models::histogram(jm.checkpoint_write_s))}}},
            {"stall_s", {{"mean", st.mean}, {"max", st.max}}},
            {"restore_s", jm.restore_s},
            {"space_wait_s", jm.checkpoint_space_wait_s},
@@ -990,9 +997,29 @@ std::string format_summary(const Json& r, const std::string& results_path) {
   return o;
 }
 
-Json read_results(const std::string& run_dir) {
-  std::ifstream in(std::filesystem::path(run_dir) / "results.json");
-  return Json::parse(in, nullptr, false);
+Json read_results(const std::string& run_dir, std::string* why) {
+  const auto path = std::filesystem::path(run_dir) / "results.json";
+  const auto fail = [&](const std::string& message) {
+    if (why)
+      *why = message;
+    return Json(Json::value_t::discarded);
+  };
+  std::error_code ec;
+  if (!std::filesystem::is_directory(run_dir, ec))
+    return fail(run_dir + ": not a folder");
+  if (!std::filesystem::is_regular_file(path, ec))
+    return fail(run_dir + ": not a results folder (no results.json)");
+  std::ifstream in(path);
+  if (!in)
+    return fail(path.string() + ": cannot read it");
+  Json r = Json::parse(in, nullptr, false);
+  if (r.is_discarded() || !r.is_object())
+    return fail(path.string() + ": not a JSON object (expected aisim's results.json)");
+  if (!r.contains("schema_version") || r["schema_version"] != kResultsSchemaVersion)
+    return fail(path.string() + ":/schema_version: expected " + std::to_string(kResultsSchemaVersion) + ", got " +
+                (r.contains("schema_version") ? r["schema_version"].dump() : std::string("none")) +
+                " (written by another aisim version)");
+  return r;
 }
 
 void write_file_atomically(const std::string& path, const std::string& content) {

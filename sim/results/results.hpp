@@ -18,8 +18,9 @@ models::Json build_results(const models::Scenario& sc, const RunOutput& run);
 std::string build_timeseries_csv(const models::Scenario& sc, const RunOutput& run);
 std::string format_summary(const models::Json& results, const std::string& results_path);
 
-// A run folder's results.json, parsed; a discarded value (is_discarded()) when it is missing or unreadable.
-models::Json read_results(const std::string& run_dir);
+// A run folder's results.json, parsed; a discarded value (is_discarded()) when it is missing, unreadable or of
+// another schema version, and then `why` (when given) says which, naming the path.
+models::Json read_results(const std::string& run_dir, std::string* why = nullptr);
 
 // Writes through DIR/.name.tmp and a rename, so a reader never sees a half-written file.
 void write_file_atomically(const std::string& path, const std::string& content);

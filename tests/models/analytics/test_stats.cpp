@@ -36,3 +36,27 @@ TEST_CASE("mean interval: Student's t over replicas", "[stats]") {
   CHECK(std::isnan(mean_interval({7}).half_width));
   CHECK(mean_interval({}).count == 0);
 }
+
+TEST_CASE("histogram: about sqrt(n) equal-width bins from the smallest to the largest sample", "[stats]") {
+  std::vector<double> v;
+  for (int i = 0; i < 100; ++i)
+    v.push_back(i);
+  const auto h = histogram(v);
+  REQUIRE(h.counts.size() == 10);
+  REQUIRE(h.edges.size() == 11);
+  CHECK(h.edges.front() == 0);
+  CHECK(h.edges.back() == 99);
+  size_t total = 0;
+  for (auto c : h.counts)
+    total += c;
+  CHECK(total == 100); // the largest sample is in the last bin, not past it
+  CHECK(h.counts.front() == 10);
+  CHECK(histogram(v, 4).counts.size() == 4);
+  const auto same = histogram({2.5, 2.5, 2.5});
+  REQUIRE(same.counts.size() == 1);
+  CHECK(same.counts[0] == 3);
+  CHECK(same.edges == std::vector<double>{2.5, 2.5});
+  CHECK(histogram({}).counts.empty());
+  // Rounding in the clock is not a spread: one bin.
+  CHECK(histogram({2.45, 2.45 + 1e-11, 2.45 - 1e-11}).counts.size() == 1);
+}

@@ -1,0 +1,78 @@
+#include "sim/cli/report_command.hpp"
+
+#include "sim/report/compare.hpp"
+#include "sim/report/report.hpp"
+#include "sim/results/results.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+
+namespace aisim::sim {
+
+namespace fs = std::filesystem;
+
+std::string write_folder_report(const std::string& dir, const std::string& out) {
+  std::string why;
+  const auto results = read_results(dir, &why);
+  if (results.is_discarded())
+    return why;
+  const auto csv_path = fs::path(dir) / "timeseries.csv";
+  std::ifstream in(csv_path);
+  if (!in)
+    return csv_path.string() + ": cannot read it (a results folder has results.json and timeseries.csv)";
+  std::stringstream csv;
+  csv << in.rdbuf();
+  models::Json ts;
+  try {
+    ts = timeseries_for_page(csv.str());
+  } catch (const std::runtime_error& e) {
+    return csv_path.string() + ":" + e.what();
+  }
+  write_file_atomically(out.empty() ? (fs::path(dir) / "report.html").string() : out, render_report(results, ts));
+  return "";
+}
+
+int report_command(const ReportCommand& cmd) {
+  if (const auto why = write_folder_report(cmd.dir, cmd.out); !why.empty()) {
+    std::cerr << "aisim report: " << why << "\n";
+    return 2;
+  }
+  std::printf("report: %s\n", (cmd.out.empty() ? (fs::path(cmd.dir) / "report.html").string() : cmd.out).c_str());
+  return 0;
+}
+
+int compare_command(const CompareCommand& cmd) {
+  std::vector<std::pair<std::string, models::Json>> runs;
+  bool bad = false;
+  for (const auto& dir : cmd.dirs) {
+    std::string why;
+    auto r = read_results(dir, &why);
+    if (r.is_discarded()) {
+      std::cerr << "aisim compare: " << why << "\n";
+      bad = true;
+      continue;
+    }
+    runs.emplace_back(dir, std::move(r));
+  }
+  if (bad)
+    return 2;
+  const auto comparison = compare_runs(runs);
+  const std::string out_dir = cmd.out_dir.empty() ? (fs::path("results") / "compare").string() : cmd.out_dir;
+  std::error_code ec;
+  fs::create_directories(out_dir, ec);
+  if (ec) {
+    std::cerr << "aisim compare: cannot create output folder " << out_dir << ": " << ec.message() << "\n";
+    return 2;
+  }
+  const auto page = (fs::path(out_dir) / "compare.html").string();
+  write_file_atomically(page, render_comparison(comparison, runs));
+  std::fputs(format_comparison(comparison).c_str(), stdout);
+  std::printf("\ncomparison: %s\n", page.c_str());
+  return 0;
+}
+
+} // namespace aisim::sim

@@ -1,0 +1,29 @@
+// `aisim report DIR`: (re)renders DIR/report.html from the folder's results.json and timeseries.csv, as `aisim run`
+// does after each run. `aisim compare A B [...]`: the metrics the runs share side by side on the terminal and as
+// an HTML page. Exit 0 on success, 2 on bad input (a folder that is not a results folder, a results.json of another
+// schema version), naming the path; nothing is written then.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace aisim::sim {
+
+struct ReportCommand {
+  std::string dir;
+  std::string out; // empty: DIR/report.html
+};
+
+int report_command(const ReportCommand& cmd);
+
+struct CompareCommand {
+  std::vector<std::string> dirs;
+  std::string out_dir; // empty: results/compare/
+};
+
+int compare_command(const CompareCommand& cmd);
+
+// Renders `dir`'s report from its files into `out` (empty: dir/report.html). Returns "" or what was wrong.
+std::string write_folder_report(const std::string& dir, const std::string& out = "");
+
+} // namespace aisim::sim

@@ -1,0 +1,181 @@
+#include "sim/report/compare.hpp"
+
+#include "models/common/units.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <optional>
+
+namespace aisim::sim {
+
+using models::Json;
+
+namespace {
+
+std::optional<double> number_at(const Json& r, const std::string& pointer) {
+  const Json::json_pointer p(pointer);
+  if (!r.contains(p) || !r.at(p).is_number())
+    return std::nullopt;
+  return r.at(p).get<double>();
+}
+
+struct Metric {
+  std::string label, unit, better;
+  std::function<std::optional<double>(const Json&)> read;
+};
+
+std::vector<Metric> metrics_of(const std::vector<std::pair<std::string, Json>>& runs) {
+  const auto at = [](std::string pointer) { return [pointer](const Json& r) { return number_at(r, pointer); }; };
+  std::vector<Metric> m{
+      {"GPU utilization", "fraction", "max", at("/gpu/utilization")},
+      {"data stall", "fraction", "min", at("/gpu/stall/data")},
+      {"checkpoint stall", "fraction", "min", at("/gpu/stall/checkpoint")},
+      {"failure", "fraction", "min", at("/gpu/stall/failure")},
+      {"total cost", "usd", "min", at("/cost/total_usd")},
+      {"cost per useful GPU-hour", "usd", "min", at("/cost/usd_per_useful_gpu_hour")},
+      {"storage cost", "usd", "min", at("/cost/storage/total_usd")},
+      {"storage bought", "usd", "min", at("/cost/storage/capex_usd")},
+      {"value of stalled GPU-hours", "usd", "min", at("/cost/gpu_stalled_usd")},
+  };
+  // Per job, by name, for the jobs of the first run: checkpoint times where the job wrote checkpoints.
+  if (runs.empty() || !runs[0].second.contains("jobs") || !runs[0].second["jobs"].is_array())
+    return m;
+  for (const auto& job : runs[0].second["jobs"]) {
+    if (!job.contains("name") || !job["name"].is_string())
+      continue;
+    const std::string name = job["name"].get<std::string>();
+    const auto of_job = [name](std::string key) {
+      return [name, key](const Json& r) -> std::optional<double> {
+        if (!r.contains("jobs") || !r["jobs"].is_array())
+          return std::nullopt;
+        for (const auto& j : r["jobs"])
+          if (j.contains("name") && j["name"] == name) {
+            const auto count = number_at(j, "/checkpoints/count");
+            if (key.rfind("/checkpoints/write_s", 0) == 0 && (!count || *count <= 0))
+              return std::nullopt; // a job that wrote none has no write time
+            return number_at(j, key);
+          }
+        return std::nullopt;
+      };
+    };
+    m.push_back({"utilization of " + name, "fraction", "max", of_job("/utilization")});
+    m.push_back({"checkpoint write mean, " + name, "s", "min", of_job("/checkpoints/write_s/mean")});
+    m.push_back({"checkpoint write p99, " + name, "s", "min", of_job("/checkpoints/write_s/p99")});
+  }
+  // Risk where the runs have placement advice: the expected yearly loss of everything they advise on.
+  m.push_back({"expected data loss a year", "usd", "min", [](const Json& r) -> std::optional<double> {
+                 if (!r.contains("placement") || !r["placement"].is_array() || r["placement"].empty())
+                   return std::nullopt;
+                 double sum = 0;
+                 for (const auto& p : r["placement"]) {
+                   const auto v = number_at(p, "/expected_loss_usd_per_year");
+                   if (!v)
+                     return std::nullopt; // a value unknown: no total to compare
+                   sum += *v;
+                 }
+                 return sum;
+               }});
+  return m;
+}
+
+std::string format_value(double v, const std::string& unit) {
+  if (unit == "fraction") {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.1f %%", 100 * v);
+    return b;
+  }
+  if (unit == "usd")
+    return models::format_money(models::Dollars(v));
+  return models::format_duration(models::Seconds(v));
+}
+
+std::string format_delta(double d, const std::string& unit) {
+  if (unit == "fraction") {
+    char b[32];
+    std::snprintf(b, sizeof b, "%+.1f pt", 100 * d);
+    return b;
+  }
+  return (d >= 0 ? "+" : "-") + format_value(std::fabs(d), unit);
+}
+
+} // namespace
+
+Json compare_runs(const std::vector<std::pair<std::string, Json>>& runs) {
+  Json labels = Json::array(), rows = Json::array(), missing = Json::array();
+  for (const auto& [label, r] : runs)
+    labels.push_back(label);
+  for (const auto& m : metrics_of(runs)) {
+    std::vector<double> values;
+    for (const auto& [label, r] : runs)
+      if (const auto v = m.read(r))
+        values.push_back(*v);
+    if (values.size() != runs.size()) {
+      missing.push_back(m.label);
+      continue;
+    }
+    const auto best = m.better == "max" ? std::max_element(values.begin(), values.end())
+                                        : std::min_element(values.begin(), values.end());
+    // Values that print the same are the same to a reader: no winner on a difference nobody can see.
+    const bool tie = std::all_of(values.begin(), values.end(),
+                                 [&](double v) { return format_value(v, m.unit) == format_value(values[0], m.unit); });
+    rows.push_back({{"label", m.label},
+                    {"unit", m.unit},
+                    {"better", m.better},
+                    {"values", values},
+                    {"best", tie ? Json() : Json(best - values.begin())}});
+  }
+  return {{"labels", labels}, {"metrics", rows}, {"not_compared", missing}};
+}
+
+std::string format_comparison(const Json& c) {
+  const auto& labels = c["labels"];
+  const size_t n = labels.size();
+  std::vector<std::vector<std::string>> table;
+  std::vector<std::string> head{"metric"};
+  for (size_t i = 0; i < n; ++i)
+    head.push_back(std::string(1, static_cast<char>('A' + std::min<size_t>(i, 25))));
+  if (n == 2)
+    head.push_back("B - A");
+  head.push_back("better");
+  table.push_back(head);
+  for (const auto& m : c["metrics"]) {
+    const std::string unit = m["unit"].get<std::string>();
+    std::vector<std::string> row{m["label"].get<std::string>()};
+    for (const auto& v : m["values"])
+      row.push_back(format_value(v.get<double>(), unit));
+    if (n == 2)
+      row.push_back(format_delta(m["values"][1].get<double>() - m["values"][0].get<double>(), unit));
+    row.push_back(m["best"].is_null() ? "same" : head[1 + m["best"].get<size_t>()]);
+    table.push_back(row);
+  }
+  std::vector<size_t> w(head.size(), 0);
+  for (const auto& row : table)
+    for (size_t i = 0; i < row.size(); ++i)
+      w[i] = std::max(w[i], row[i].size());
+  std::string o;
+  for (size_t i = 0; i < n; ++i)
+    o += head[1 + i] + ": " + labels[i].get<std::string>() + "\n";
+  o += "\n";
+  for (const auto& row : table) {
+    std::string line = "  ";
+    for (size_t i = 0; i < row.size(); ++i) {
+      const std::string pad(w[i] - row[i].size(), ' ');
+      line += (i == 0 ? row[i] + pad : pad + row[i]) + (i + 1 < row.size() ? "   " : "");
+    }
+    o += line + "\n";
+  }
+  if (!c["not_compared"].empty()) {
+    o += "\nnot compared (missing from at least one run):";
+    std::string sep = " ";
+    for (const auto& m : c["not_compared"]) {
+      o += sep + m.get<std::string>();
+      sep = ", ";
+    }
+    o += "\n";
+  }
+  return o;
+}
+
+} // namespace aisim::sim

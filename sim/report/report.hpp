@@ -1,0 +1,28 @@
+// The report a planner forwards: one self-contained HTML page (report.html) per results folder, and one comparing
+// several. The page carries the folder's results.json and a time series reduced for drawing, and its own script
+// (page.js) draws every table and chart from them with Chart.js, all inlined: it opens from a file, offline, and
+// a folder can be re-rendered at any time (`aisim report DIR`). Nothing here computes a metric.
+#pragma once
+
+#include "models/common/json_reader.hpp"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace aisim::sim {
+
+// The time series as the page draws it: one array per column of timeseries.csv, at most `max_points` rows (when
+// the run has more, each point is the mean of consecutive bins and the page says so). Throws std::runtime_error
+// naming the line when the text is not aisim's CSV.
+models::Json timeseries_for_page(const std::string& csv, std::size_t max_points = 2000);
+
+// One run's page.
+std::string render_report(const models::Json& results, const models::Json& timeseries);
+
+// Several runs side by side for `aisim compare`: the comparison (sim/report/compare.hpp) and each run's label
+// (its folder) and results.
+std::string render_comparison(const models::Json& comparison,
+                              const std::vector<std::pair<std::string, models::Json>>& runs);
+
+} // namespace aisim::sim
