@@ -36,6 +36,13 @@ int cli_main(int argc, char** argv) {
       ->check(CLI::Range(1, 10000));
   run_cmd->add_option("-j,--jobs", run.jobs, "Replicas at once (default: the machine's cores)")
       ->check(CLI::Range(1, 4096));
+  run_cmd->add_option("--trace", run.trace,
+                      "Write a Chrome/Perfetto trace of the run (jobs, phases, checkpoints, copies, failures, "
+                      "rebuilds) to this file; opens in ui.perfetto.dev");
+  run_cmd
+      ->add_option("--trace-max-events", run.trace_max_events,
+                   "Past this many events the trace merges each track's events per stretch of time (default 200000)")
+      ->check(CLI::Range(static_cast<std::size_t>(10), static_cast<std::size_t>(100000000)));
   run_cmd
       ->add_option("--progress", progress,
                    "Progress: auto (a bar on a terminal), none, or jsonl (one JSON line per update)")

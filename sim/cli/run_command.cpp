@@ -3,6 +3,7 @@
 #include "sim/cli/report_command.hpp"
 #include "sim/engine/simulation.hpp"
 #include "sim/results/results.hpp"
+#include "sim/results/trace.hpp"
 
 #include "models/scenario/scenario_parser.hpp"
 
@@ -14,6 +15,10 @@
 namespace aisim::sim {
 
 int run_command(const RunCommand& cmd) {
+  if (cmd.replicas > 0 && !cmd.trace.empty()) {
+    std::cerr << "aisim: --trace records one run; run the seed you want to see without --replicas\n";
+    return 2;
+  }
   if (cmd.replicas > 0)
     return run_replicas(cmd);
   std::vector<std::string> sets = cmd.sets;
@@ -43,6 +48,9 @@ int run_command(const RunCommand& cmd) {
   const std::string results_path = (std::filesystem::path(out_dir) / "results.json").string();
   write_file_atomically((std::filesystem::path(out_dir) / "timeseries.csv").string(), build_timeseries_csv(sc, run));
   write_file_atomically(results_path, results.dump(2) + "\n");
+  if (!cmd.trace.empty())
+    write_file_atomically(cmd.trace,
+                          build_trace(sc, run, cmd.trace_max_events > 0 ? cmd.trace_max_events : kTraceMaxEvents));
   // The page is rendered from the files just written, as `aisim report` renders any folder later.
   const std::string report_path = (std::filesystem::path(out_dir) / "report.html").string();
   if (const auto why = write_folder_report(out_dir); !why.empty())

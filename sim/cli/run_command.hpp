@@ -4,6 +4,7 @@
 
 #include "sim/cli/progress.hpp"
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -15,9 +16,11 @@ struct RunCommand {
   std::vector<std::string> sets;
   long long seed = -1; // -1: the scenario's
   ProgressMode progress = ProgressMode::automatic;
-  int replicas = 0; // > 0: that many runs with seeds seed, seed + 1, ... in child processes, summarized together
-  int jobs = 0;     // replicas at once; 0: the machine's cores
-  std::string self; // argv[0], to find the executable for the replicas
+  int replicas = 0;  // > 0: that many runs with seeds seed, seed + 1, ... in child processes, summarized together
+  int jobs = 0;      // replicas at once; 0: the machine's cores
+  std::string self;  // argv[0], to find the executable for the replicas
+  std::string trace; // non-empty: write the run's Chrome/Perfetto trace there
+  std::size_t trace_max_events = 0; // 0: the default bound (sim/results/trace.hpp)
 };
 
 int run_command(const RunCommand& cmd);

@@ -74,6 +74,7 @@ struct TransferRecord {
   bool copy = false; // one end of a copy between systems (replication, tiering, staging), not the GPUs' traffic
   int job = -1;      // the job whose phase it is, -1 for copies and other traffic
   Traffic traffic = Traffic::other;
+  int from = -1; // a copy's source system (its write end); -1 otherwise
 };
 
 // One occupancy change of one data class.

@@ -157,7 +157,7 @@ void Transfer::wait() {
   if (one_off_)
     (direction_ == IoDirection::read ? sm.one_off_read_bytes : sm.one_off_write_bytes) += bytes_;
   const bool copy = source_ >= 0;
-  sm.transfers.push_back({start_s_, end_s, bytes_, direction_, copy, job_, traffic_});
+  sm.transfers.push_back({start_s_, end_s, bytes_, direction_, copy, job_, traffic_, source_});
   if (copy) {
     sm.copied_in_bytes += bytes_;
     auto& src = metrics_->storage[source_];

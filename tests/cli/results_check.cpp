@@ -5,9 +5,11 @@
 //   aisim_results_check replicas DIR N              DIR/results.json is the statistics of its N replicas' results
 #include "models/common/json_reader.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -220,6 +222,27 @@ int contract(const Json& r) {
       fail("threats.totals.events is not the number of events");
   }
   // Placement advice: a probability, and a verdict that follows from its own numbers.
+  // The bottleneck of each phase: its tiers lowest first, a simulated rate no tier is beaten by (the fluid model
+  // cannot move data faster than any tier of its path alone), a next limit no lower than the limiter.
+  if (const Json* bn = need(r, "/bottlenecks", &Json::is_array))
+    for (size_t i = 0; i < bn->size(); ++i) {
+      const Json& b = (*bn)[i];
+      const std::string at = "/bottlenecks/" + std::to_string(i);
+      if (!need(b, "/limits", &Json::is_array) || b["limits"].empty() || !need(b, "/achieved_Bps", &Json::is_number)) {
+        fail(at + ": no limits or rate");
+        continue;
+      }
+      need(b, "/limiter", &Json::is_string);
+      need(b, "/limit_Bps", &Json::is_number);
+      for (size_t k = 1; k < b["limits"].size(); ++k)
+        if (b["limits"][k]["Bps"].get<double>() < b["limits"][k - 1]["Bps"].get<double>())
+          fail(at + "/limits: not lowest first");
+      if (b["achieved_Bps"].get<double>() > 1.01 * b["limits"][0]["Bps"].get<double>())
+        fail(at + ": achieved " + b["achieved_Bps"].dump() + " B/s, above its lowest tier's bound " +
+             b["limits"][0]["Bps"].dump());
+      if (!b["headroom"].is_null() && b["headroom"].get<double>() < 0.999)
+        fail(at + "/headroom: below 1: the next limit is lower than the limiter");
+    }
   need(r, "/placement", &Json::is_array);
   if (r.contains("placement"))
     for (const auto& row : r["placement"]) {
@@ -387,6 +410,71 @@ int replicas(const std::string& dir, size_t n) {
   return failures ? 1 : 0;
 }
 
+// A trace as the viewers need it (Chrome's trace-event format): every event well formed, every track named,
+// spans of one track never overlapping (aisim lays overlaps out in lanes), the counts in otherData true, at most
+// `max_events` events.
+int trace(const Json& t, size_t max_events) {
+  const Json* events = need(t, "/traceEvents", &Json::is_array);
+  const Json* other = need(t, "/otherData", &Json::is_object);
+  if (!events || !other)
+    return 1;
+  std::set<std::pair<int, int>> named;
+  std::map<std::pair<int, int>, std::vector<std::pair<double, double>>> spans;
+  size_t counted = 0;
+  for (size_t i = 0; i < events->size(); ++i) {
+    const Json& e = (*events)[i];
+    const std::string at = "/traceEvents/" + std::to_string(i);
+    if (!e.contains("ph") || !e.contains("name") || !e["name"].is_string() || !e.contains("pid") ||
+        !e["pid"].is_number_integer() || !e.contains("tid") || !e["tid"].is_number_integer()) {
+      fail(at + ": not a trace event: " + e.dump());
+      continue;
+    }
+    const std::pair<int, int> track{e["pid"].get<int>(), e["tid"].get<int>()};
+    const std::string ph = e["ph"].get<std::string>();
+    if (ph == "M") {
+      if (e["name"] == "thread_name")
+        named.insert(track);
+      continue;
+    }
+    if (ph != "X" && ph != "i") {
+      fail(at + ": unexpected phase " + ph);
+      continue;
+    }
+    if (!e.contains("ts") || !e["ts"].is_number() || e["ts"].get<double>() < 0) {
+      fail(at + ": no time: " + e.dump());
+      continue;
+    }
+    if (track.second == 0) // a global mark
+      continue;
+    ++counted;
+    double dur = 0;
+    if (ph == "X") {
+      if (!e.contains("dur") || !e["dur"].is_number() || e["dur"].get<double>() < 0) {
+        fail(at + ": a span without a duration: " + e.dump());
+        continue;
+      }
+      dur = e["dur"].get<double>();
+    }
+    spans[track].emplace_back(e["ts"].get<double>(), e["ts"].get<double>() + dur);
+  }
+  for (auto& [track, list] : spans) {
+    if (!named.count(track))
+      fail("track pid " + std::to_string(track.first) + " tid " + std::to_string(track.second) + " has no name");
+    std::sort(list.begin(), list.end());
+    for (size_t i = 1; i < list.size(); ++i)
+      if (list[i].first < list[i - 1].second - 2e-3) { // printed to the nanosecond
+        fail("spans overlap on track pid " + std::to_string(track.first) + " tid " + std::to_string(track.second));
+        break;
+      }
+  }
+  if (other->value("events", size_t{0}) != counted)
+    fail("otherData.events says " + other->value("events", Json()).dump() + ", the trace has " +
+         std::to_string(counted));
+  if (counted > max_events)
+    fail(std::to_string(counted) + " events, more than " + std::to_string(max_events));
+  return failures ? 1 : 0;
+}
+
 int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
   if (mode == "contract" && argc == 3)
@@ -409,7 +497,9 @@ int main(int argc, char** argv) {
     return agree(load(argv[2]), load(argv[3]), std::stod(argv[4]));
   if (mode == "replicas" && argc == 4)
     return replicas(argv[2], std::stoul(argv[3]));
+  if (mode == "trace" && argc == 4)
+    return trace(load(argv[2]), std::stoul(argv[3]));
   std::fprintf(stderr, "usage: aisim_results_check contract R | same A B | same-model A B | agree A B TOL | "
-                       "replicas DIR N\n");
+                       "replicas DIR N | trace FILE MAX_EVENTS\n");
   return 2;
 }
