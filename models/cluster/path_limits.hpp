@@ -32,4 +32,14 @@ struct PathQuery {
 // protection's extra copies count against every tier they cross, server-side protection's against the drives.
 std::vector<TierLimit> path_limits(const Scenario& sc, const ClusterNetwork& net, const PathQuery& q);
 
+// A copy from one shared system to another (replication, staging, tiering): the source's ports (and, when the copy
+// reads data at rest, its internal limit and drives), the switches between the two, the destination's ports,
+// internal limit and drives with its protection's extra writes. Lowest first.
+std::vector<TierLimit> copy_limits(const Scenario& sc, const ClusterNetwork& net, int from, int to,
+                                   bool reads_at_rest);
+
+// What bounds rebuilding one lost drive: the replacement's write bandwidth and the system's `rebuild_rate` cap, per
+// drive rebuilt. Lowest first.
+std::vector<TierLimit> rebuild_limits(const Scenario& sc, int storage);
+
 } // namespace aisim::models

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <utility>
 
 namespace aisim::models {
@@ -212,11 +213,20 @@ std::optional<double> parse_money(std::string_view s, std::string_view tail, std
   return number * mult;
 }
 
-std::string format_scaled(double v, std::string_view unit) {
+// v to the 3 significant digits printed, so the prefix is chosen on what is shown: 999.99e6 B is "1 GB", not
+// "1e+03 MB".
+double three_digits(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return std::strtod(buf, nullptr);
+}
+
+std::string format_scaled(double raw, std::string_view unit) {
+  const double shown = three_digits(raw), v = raw;
   static constexpr std::array<std::pair<double, std::string_view>, 6> steps{
       {{1e18, "E"}, {1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}}};
   for (const auto& [m, p] : steps) {
-    if (std::fabs(v) >= m) {
+    if (std::fabs(shown) >= m) {
       char buf[64];
       std::snprintf(buf, sizeof buf, "%.3g %s%s", v / m, std::string(p).c_str(), std::string(unit).c_str());
       return buf;
@@ -328,18 +338,18 @@ std::string format_bytes(Bytes b) { return format_scaled(b.value, "B"); }
 std::string format_rate(BytesPerSecond r) { return format_scaled(r.value, "B/s"); }
 std::string format_duration(Seconds s) {
   char buf[64];
-  const double v = s.value;
-  if (v >= 31536000.0)
+  const double v = s.value, shown = three_digits(v); // the unit chosen on what is shown, the digits from v
+  if (shown >= 31536000.0)
     std::snprintf(buf, sizeof buf, "%.3g y", v / 31536000.0);
-  else if (v >= 86400.0)
+  else if (shown >= 86400.0)
     std::snprintf(buf, sizeof buf, "%.3g d", v / 86400.0);
-  else if (v >= 3600.0)
+  else if (shown >= 3600.0)
     std::snprintf(buf, sizeof buf, "%.3g h", v / 3600.0);
-  else if (v >= 60.0)
+  else if (shown >= 60.0)
     std::snprintf(buf, sizeof buf, "%.3g min", v / 60.0);
-  else if (v >= 1.0 || v == 0.0)
+  else if (shown >= 1.0 || v == 0.0)
     std::snprintf(buf, sizeof buf, "%.3g s", v);
-  else if (v >= 1e-3)
+  else if (shown >= 1e-3)
     std::snprintf(buf, sizeof buf, "%.3g ms", v * 1e3);
   else
     std::snprintf(buf, sizeof buf, "%.3g us", v * 1e6);

@@ -24,7 +24,8 @@
     const a = Math.abs(v);
     return a >= 100 ? num(v, 0) : a >= 10 ? num(v, 1) : num(v, 2);
   }
-  function scaled(v, unit, steps) {
+  function scaled(raw, unit, steps) {
+    const v = Number(Number(raw).toPrecision(3)); // the prefix chosen on what is shown: 999.99 MB is "1 GB"
     const a = Math.abs(v);
     for (let i = steps.length - 1; i >= 0; --i)
       if (a >= steps[i][0]) return sig(v / steps[i][0]) + " " + steps[i][1] + unit;
@@ -292,8 +293,11 @@
       "Each tier of a phase's path alone (node NICs, fabric, storage ports, controllers or PCIe uplinks, drives at " +
       "the workloads' request size and queue depth, metadata), the rate the phase reached, what held it and how far " +
       "the next limit is.");
+    const label = (e) => (e.job ? e.job + " " : "") + words(e.phase) + (e.from ? " " + e.from : "") +
+                         (e.direction === "read" ? " <- " : " -> ") + e.storage;
     table(s, ["job", "phase", "storage", "rate", "held by", "its bound", "next limit", "headroom", "GPU stall"],
-      b.map((e) => [e.job, words(e.phase), (e.direction === "read" ? "<- " : "-> ") + e.storage,
+      b.map((e) => [e.job || "-", words(e.phase) + (e.from ? " from " + e.from : ""),
+        (e.direction === "read" ? "<- " : "-> ") + e.storage,
         fmt.rate(e.achieved_Bps), e.limiter_name,
         e.cause === "bandwidth" || e.cause === "shared" ? fmt.rate(e.limit_Bps) : "-",
         e.next ? e.next_name + " " + fmt.rate(e.next_Bps) : "-", e.next ? fmt.x(e.headroom) : "-",
@@ -304,8 +308,7 @@
       const labels = ["reached"].concat(e.limits.map((t) => t.name));
       const values = [e.achieved_Bps].concat(e.limits.map((t) => t.Bps));
       const colors = values.map((_, i) => i === 0 ? PALETTE[1] : PALETTE[0] + (i === 1 ? "" : "88"));
-      const o = barOptions(e.job + " " + words(e.phase) + (e.direction === "read" ? " <- " : " -> ") + e.storage,
-                           "rate", true);
+      const o = barOptions(label(e), "rate", true);
       // Rates from kB/s to TB/s side by side: a log scale, labelled at the powers of ten.
       o.scales.x.type = "logarithmic";
       o.scales.x.ticks = {callback: (v) => Number.isInteger(Math.log10(v)) ? fmt.rate(v) : ""};

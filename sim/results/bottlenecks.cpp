@@ -77,10 +77,6 @@ private:
   std::vector<Point> cumulative_;
 };
 
-struct Phase {
-  std::vector<const TransferRecord*> records;
-};
-
 // What the GPUs lost to the phase, in GPU-seconds, and whether the job's own pace set its rate (reads that kept
 // up with the steps, serving that kept up with the requests).
 std::pair<double, bool> stall_of(const models::TrainingJob& job, const JobMetrics& jm, Traffic t) {
@@ -113,50 +109,135 @@ Json tier_json(const models::TierLimit& t) {
   return {{"tier", t.tier}, {"name", t.name}, {"Bps", t.Bps}, {"detail", t.detail}};
 }
 
+// What the other traffic on a system did while a phase's transfers ran: the rates the verdict weighs.
+struct Around {
+  double bytes = 0, busy_s = 0;
+  double others_Bps = 0, opposite_Bps = 0, rebuild_Bps = 0;
+  double degraded = 0; // share of the phase's time with a component of the system out of service
+};
+
+// Every system's traffic over time, by direction, and its rebuilds.
+struct SystemTraffic {
+  std::array<RateProfile, 2> by_direction;
+  RateProfile rebuilds;
+  RateProfile outages; // components out of service, one "byte" per second each
+
+  // `spans` (start, end, bytes) of one phase on this system in `dir`.
+  Around around(const std::vector<std::array<double, 3>>& spans, IoDirection dir) const {
+    Around a;
+    double same = 0, opposite = 0, rebuild = 0, out = 0;
+    for (const auto& [start, end, bytes] : spans) {
+      if (end <= start)
+        continue;
+      a.bytes += bytes;
+      a.busy_s += end - start;
+      same += by_direction[static_cast<int>(dir)].bytes_between(start, end);
+      opposite += by_direction[1 - static_cast<int>(dir)].bytes_between(start, end);
+      rebuild += rebuilds.bytes_between(start, end);
+      out += std::min(end - start, outages.bytes_between(start, end));
+    }
+    if (a.busy_s > 0) {
+      // The phase's own transfers are in the same-direction profile too; what is left is everyone else's.
+      a.others_Bps = std::max(0.0, same - a.bytes) / a.busy_s;
+      a.opposite_Bps = opposite / a.busy_s;
+      a.rebuild_Bps = rebuild / a.busy_s;
+      a.degraded = out / a.busy_s;
+    }
+    return a;
+  }
+};
+
+// The verdict on one phase: the tier it reached, or why it reached none, and the next limit with its headroom.
+void judge(Json& e, const std::vector<models::TierLimit>& limits, double achieved, const Around& a, bool paced) {
+  Json lj = Json::array();
+  for (const auto& t : limits)
+    lj.push_back(tier_json(t));
+  e["limits"] = lj;
+  e["achieved_Bps"] = achieved;
+  e["others_Bps"] = a.others_Bps;
+  e["opposite_Bps"] = a.opposite_Bps;
+  e["rebuild_Bps"] = a.rebuild_Bps;
+  std::string limiter, name, cause;
+  double limit_Bps = achieved;
+  size_t next = 0;
+  const auto& first = limits.front();
+  // Reads, writes and rebuilds meet only on the drives: they explain a shortfall only when together they fill them.
+  double drives_Bps = std::numeric_limits<double>::infinity();
+  for (const auto& t : limits)
+    if (t.tier == "drives")
+      drives_Bps = t.Bps;
+  if (achieved >= kReached * first.Bps) {
+    limiter = first.tier, name = first.name, cause = "bandwidth", limit_Bps = first.Bps, next = 1;
+  } else if (paced) {
+    limiter = "demand", name = "the job's own pace (storage keeps up)", cause = "demand";
+  } else if (achieved + a.others_Bps >= kReached * first.Bps) {
+    limiter = first.tier, name = first.name + ", shared with other transfers", cause = "shared", limit_Bps = first.Bps,
+    next = 1;
+  } else if (std::max(a.opposite_Bps, a.rebuild_Bps) >= kNoticeable * achieved &&
+             achieved + a.opposite_Bps + a.rebuild_Bps >= kReached * drives_Bps) {
+    const bool rb = a.rebuild_Bps > a.opposite_Bps;
+    limiter = rb ? "rebuild" : "read_write_sharing";
+    name = rb ? "rebuild traffic on the drives" : "reads and writes sharing drive bandwidth";
+    cause = "sharing";
+  } else if (a.others_Bps >= kNoticeable * achieved) {
+    limiter = "contention", name = "other transfers on the same path", cause = "sharing";
+  } else if (a.degraded >= kNoticeable) {
+    // A failed drive's data read back from its stripe's survivors, a controller's work taken over: the path is
+    // narrower than the healthy tiers above say.
+    limiter = "degraded", name = "failed components (degraded operation)", cause = "degraded";
+  } else {
+    limiter = "latency", name = "request latency and per-transfer overheads", cause = "latency";
+  }
+  e["limiter"] = limiter;
+  e["limiter_name"] = name;
+  e["cause"] = cause;
+  e["limit_Bps"] = limit_Bps;
+  e["of_limit"] = achieved / limit_Bps;
+  if (next < limits.size()) {
+    e["next"] = limits[next].tier;
+    e["next_name"] = limits[next].name;
+    e["next_Bps"] = limits[next].Bps;
+    e["headroom"] = limits[next].Bps / limit_Bps;
+  } else {
+    e["next"] = Json();
+    e["headroom"] = Json();
+  }
+}
+
 } // namespace
 
 Json bottlenecks_json(const models::Scenario& sc, const RunOutput& run) {
   const auto net = models::build_cluster_network(sc);
-  // (job, phase, storage, direction) -> its transfers, in job order.
-  std::map<std::tuple<int, Traffic, int, IoDirection>, Phase> phases;
-  std::vector<std::array<RateProfile, 2>> traffic(sc.storage.size());
-  std::vector<RateProfile> rebuilds(sc.storage.size());
+  // (job, phase, storage, direction) -> its transfers, in job order; (from, to) -> the copies arriving.
+  std::map<std::tuple<int, Traffic, int, IoDirection>, std::vector<std::array<double, 3>>> phases;
+  std::map<std::pair<int, int>, std::vector<std::array<double, 3>>> copies;
+  std::vector<SystemTraffic> traffic(sc.storage.size());
   for (size_t s = 0; s < sc.storage.size(); ++s) {
     const auto& sm = run.metrics.storage[s];
     for (const auto& t : sm.transfers) {
-      traffic[s][static_cast<int>(t.direction)].add(t.start_s, t.end_s, t.bytes);
+      traffic[s].by_direction[static_cast<int>(t.direction)].add(t.start_s, t.end_s, t.bytes);
       if (t.job >= 0 && t.traffic != Traffic::other)
-        phases[{t.job, t.traffic, static_cast<int>(s), t.direction}].records.push_back(&t);
+        phases[{t.job, t.traffic, static_cast<int>(s), t.direction}].push_back({t.start_s, t.end_s, t.bytes});
+      if (t.copy && t.direction == IoDirection::write && t.from >= 0 && t.from != static_cast<int>(s))
+        copies[{t.from, static_cast<int>(s)}].push_back({t.start_s, t.end_s, t.bytes});
     }
+    for (const auto& f : sm.failures)
+      traffic[s].outages.add(f.time_s, std::min(f.back_s, run.traffic_s), std::min(f.back_s, run.traffic_s) - f.time_s);
+    traffic[s].outages.finish();
     for (const auto& rb : sm.rebuilds)
-      rebuilds[s].add(rb.start_s, std::min(rb.end_s, run.traffic_s), rb.written_bytes + rb.read_bytes);
-    for (auto& p : traffic[s])
+      traffic[s].rebuilds.add(rb.start_s, std::min(rb.end_s, run.traffic_s), rb.written_bytes + rb.read_bytes);
+    for (auto& p : traffic[s].by_direction)
       p.finish();
-    rebuilds[s].finish();
+    traffic[s].rebuilds.finish();
   }
 
   Json out = Json::array();
-  for (const auto& [key, phase] : phases) {
+  for (const auto& [key, spans] : phases) {
     const auto [j, kind, s, dir] = key;
     const auto& job = sc.jobs[j];
-    const auto& jm = run.metrics.jobs[j];
-    double bytes = 0, busy = 0, same = 0, opposite = 0, rebuild = 0;
-    for (const auto* t : phase.records) {
-      if (t->end_s <= t->start_s)
-        continue;
-      bytes += t->bytes;
-      busy += t->end_s - t->start_s;
-      same += traffic[s][static_cast<int>(dir)].bytes_between(t->start_s, t->end_s);
-      opposite += traffic[s][1 - static_cast<int>(dir)].bytes_between(t->start_s, t->end_s);
-      rebuild += rebuilds[s].bytes_between(t->start_s, t->end_s);
-    }
-    if (busy <= 0 || bytes <= 0)
+    const Around a = traffic[s].around(spans, dir);
+    if (a.busy_s <= 0 || a.bytes <= 0)
       continue;
-    const double achieved = bytes / busy;
-    // The phase's own transfers are in the same-direction profile too; what is left is everyone else's.
-    const double others_Bps = std::max(0.0, same - bytes) / busy;
-    const double opposite_Bps = opposite / busy, rebuild_Bps = rebuild / busy;
-
     models::PathQuery q;
     q.storage = s;
     q.op = dir == IoDirection::read ? models::IoOp::read : models::IoOp::write;
@@ -168,67 +249,66 @@ Json bottlenecks_json(const models::Scenario& sc, const RunOutput& run) {
       q.files = job.gpus; // one shard file per rank (sim/engine/lifecycle_checkpoints.cpp)
     if (kind == Traffic::dataset && job.dataset.small_files())
       q.metadata_ops_per_byte = job.dataset.metadata_ops_per_file / job.dataset.file_size.value;
-    const auto limits = models::path_limits(sc, net, q);
-    const auto [stall_gpu_s, paced] = stall_of(job, jm, kind);
-
+    const auto [stall_gpu_s, paced] = stall_of(job, run.metrics.jobs[j], kind);
     Json e = {{"job", job.name},
               {"phase", phase_id(kind)},
               {"storage", sc.storage[s].name},
               {"direction", dir == IoDirection::read ? "read" : "write"},
-              {"transfers", phase.records.size()},
-              {"bytes", bytes},
-              {"achieved_Bps", achieved},
-              {"stall_gpu_s", stall_gpu_s},
-              {"others_Bps", others_Bps},
-              {"opposite_Bps", opposite_Bps},
-              {"rebuild_Bps", rebuild_Bps}};
-    Json lj = Json::array();
-    for (const auto& t : limits)
-      lj.push_back(tier_json(t));
-    e["limits"] = lj;
+              {"transfers", spans.size()},
+              {"bytes", a.bytes},
+              {"stall_gpu_s", stall_gpu_s}};
+    judge(e, models::path_limits(sc, net, q), a.bytes / a.busy_s, a, paced);
+    out.push_back(std::move(e));
+  }
 
-    // Reached a tier's bound: that tier. Else the reason it reached none, with the lowest bound as the next limit.
-    std::string limiter, name, cause;
-    double limit_Bps = achieved;
-    size_t next = 0;
-    const auto& first = limits.front();
-    // Reads, writes and rebuilds meet only on the drives: they explain a shortfall only when together they fill them.
-    double drives_Bps = std::numeric_limits<double>::infinity();
-    for (const auto& t : limits)
-      if (t.tier == "drives")
-        drives_Bps = t.Bps;
-    if (achieved >= kReached * first.Bps) {
-      limiter = first.tier, name = first.name, cause = "bandwidth", limit_Bps = first.Bps, next = 1;
-    } else if (paced) {
-      limiter = "demand", name = "the job's own pace (storage keeps up)", cause = "demand";
-    } else if (achieved + others_Bps >= kReached * first.Bps) {
-      limiter = first.tier, name = first.name + ", shared with other transfers", cause = "shared",
-      limit_Bps = first.Bps, next = 1;
-    } else if (std::max(opposite_Bps, rebuild_Bps) >= kNoticeable * achieved &&
-               achieved + opposite_Bps + rebuild_Bps >= kReached * drives_Bps) {
-      const bool rb = rebuild_Bps > opposite_Bps;
-      limiter = rb ? "rebuild" : "read_write_sharing";
-      name = rb ? "rebuild traffic on the drives" : "reads and writes sharing drive bandwidth";
-      cause = "sharing";
-    } else if (others_Bps >= kNoticeable * achieved) {
-      limiter = "contention", name = "other transfers on the same path", cause = "sharing";
-    } else {
-      limiter = "latency", name = "request latency and per-transfer overheads", cause = "latency";
+  // Copies between systems (replication, staging, tiering), by route: no job's GPUs wait on them directly.
+  for (const auto& [route, spans] : copies) {
+    const auto [from, to] = route;
+    const Around a = traffic[to].around(spans, IoDirection::write);
+    if (a.busy_s <= 0 || a.bytes <= 0)
+      continue;
+    // A policy's movement copies data at rest, reading the source's drives; replication forwards what arrives.
+    bool at_rest = false;
+    for (const auto& m : run.metrics.movements)
+      at_rest = at_rest || (m.from == from && m.to == to);
+    Json e = {{"job", Json()},
+              {"phase", "copies"},
+              {"from", sc.storage[from].name},
+              {"storage", sc.storage[to].name},
+              {"direction", "write"},
+              {"transfers", spans.size()},
+              {"bytes", a.bytes},
+              {"stall_gpu_s", 0.0}};
+    judge(e, models::copy_limits(sc, net, from, to, at_rest), a.bytes / a.busy_s, a, false);
+    out.push_back(std::move(e));
+  }
+
+  // Rebuilds, per drive rebuilt: finished ones at the rate they ran, unfinished ones up to the end of the traffic.
+  for (size_t s = 0; s < sc.storage.size(); ++s) {
+    std::vector<std::array<double, 3>> spans;
+    double drive_s = 0, written = 0;
+    for (const auto& rb : run.metrics.storage[s].rebuilds) {
+      const double end = std::min(rb.end_s, run.traffic_s);
+      if (end <= rb.start_s || rb.drives <= 0)
+        continue;
+      spans.push_back({rb.start_s, end, 0.0});
+      drive_s += (end - rb.start_s) * rb.drives;
+      written += rb.written_bytes;
     }
-    e["limiter"] = limiter;
-    e["limiter_name"] = name;
-    e["cause"] = cause;
-    e["limit_Bps"] = limit_Bps;
-    e["of_limit"] = achieved / limit_Bps;
-    if (next < limits.size()) {
-      e["next"] = limits[next].tier;
-      e["next_name"] = limits[next].name;
-      e["next_Bps"] = limits[next].Bps;
-      e["headroom"] = limits[next].Bps / limit_Bps;
-    } else {
-      e["next"] = Json();
-      e["headroom"] = Json();
-    }
+    if (drive_s <= 0 || written <= 0)
+      continue;
+    // Everyone's traffic while the rebuilds ran competes with them on the drives, at rebuild_priority.
+    Around a = traffic[s].around(spans, IoDirection::write);
+    a.others_Bps += a.opposite_Bps;
+    a.opposite_Bps = 0;
+    a.rebuild_Bps = 0;
+    Json e = {{"job", Json()},        {"phase", "rebuilds"},       {"storage", sc.storage[s].name},
+              {"direction", "write"}, {"transfers", spans.size()}, {"bytes", written},
+              {"stall_gpu_s", 0.0}};
+    judge(e, models::rebuild_limits(sc, static_cast<int>(s)), written / drive_s, a, false);
+    if (e["limiter"] == "contention" || e["cause"] == "shared")
+      e["limiter_name"] = "job traffic on the same drives (rebuild_priority " +
+                          models::format_count(sc.storage[s].protection.rebuild_priority, 2) + ")";
     out.push_back(std::move(e));
   }
   return out;
@@ -246,8 +326,9 @@ std::string format_bottlenecks(const Json& r) {
       break;
     std::string phase = e["phase"].get<std::string>();
     std::replace(phase.begin(), phase.end(), '_', ' ');
-    const std::string what = e["job"].get<std::string>() + " " + phase + (e["direction"] == "read" ? " <- " : " -> ") +
-                             e["storage"].get<std::string>();
+    const std::string who = e["job"].is_string() ? e["job"].get<std::string>() + " " : std::string();
+    const std::string what = who + phase + (e.contains("from") ? " " + e["from"].get<std::string>() : "") +
+                             (e["direction"] == "read" ? " <- " : " -> ") + e["storage"].get<std::string>();
     std::string by = e["limiter_name"].get<std::string>();
     if (e["cause"] == "bandwidth" || e["cause"] == "shared")
       by += " " + rate(e["limit_Bps"]);

@@ -124,3 +124,38 @@ TEST_CASE("a spine-leaf fabric is its own tier; synchronous replication adds its
   for (const auto& t : r)
     CHECK(t.tier != "replica_target");
 }
+
+TEST_CASE("a copy between systems: source ports, the destination's tiers, source drives only for data at rest",
+          "[path_limits]") {
+  const auto sc = parse(R"("s": {"kind": "jbof", "enclosures": 2, "drives_per_enclosure": 8, "drive": "d",
+                              "ports_per_enclosure": 1, "port_speed": "200Gbps"},
+                         "cold": {"kind": "object", "gateways": 2, "gateway_bandwidth": "10GB/s",
+                                  "capacity": "1PB"})");
+  const auto net = build_cluster_network(sc);
+  const auto up = copy_limits(sc, net, 0, 1, false); // replication forwards what arrives: no source drive reads
+  CHECK(up[0].tier == "storage_ports");
+  CHECK(up[0].Bps == Approx(2 * 10 * G));
+  for (const auto& t : up)
+    CHECK(t.tier != "source_drives");
+  // Staging from the object store: its gateways (2 x 10 GB/s) against the JBOF's 16 drives x 1 GB/s of writes.
+  const auto down = copy_limits(sc, net, 1, 0, true);
+  CHECK(down[0].tier == "drives");
+  CHECK(down[0].Bps == Approx(16 * 1 * G));
+  CHECK(tier(down, "source_ports").Bps == Approx(2 * 10 * G));
+  const auto at_rest = copy_limits(sc, net, 0, 1, true);
+  CHECK(tier(at_rest, "source_drives").Bps == Approx(16 * 2 * G));
+}
+
+TEST_CASE("a rebuild: one drive's writes, or the rebuild_rate cap when lower", "[path_limits]") {
+  const auto plain = parse(R"("s": {"kind": "jbof", "enclosures": 2, "drives_per_enclosure": 8, "drive": "d",
+                                 "protection": {"scheme": "mirror", "copies": 2}})");
+  const auto r = rebuild_limits(plain, 0);
+  REQUIRE(r.size() == 1);
+  CHECK(r[0].Bps == Approx(1 * G));
+  const auto capped = parse(R"("s": {"kind": "jbof", "enclosures": 2, "drives_per_enclosure": 8, "drive": "d",
+                                  "protection": {"scheme": "mirror", "copies": 2, "rebuild_rate": "200MB/s"}})");
+  const auto c = rebuild_limits(capped, 0);
+  REQUIRE(c.size() == 2);
+  CHECK(c[0].tier == "rebuild_rate");
+  CHECK(c[0].Bps == Approx(0.2 * G));
+}

@@ -113,6 +113,11 @@ TEST_CASE("strong types combine only in meaningful ways", "[units]") {
   CHECK(energy_cost(Watts(1000), Seconds(3600), DollarsPerKWh(0.12)).value == Approx(0.12));
   CHECK(format_bytes(Bytes(3.84e12)) == "3.84 TB");
   CHECK(format_rate(BytesPerSecond(50e9)) == "50 GB/s");
+  // The prefix follows the digits shown: never "1e+03 MB/s".
+  CHECK(format_rate(BytesPerSecond(999.99e6)) == "1 GB/s");
+  CHECK(format_bytes(Bytes(999.6)) == "1 kB");
+  CHECK(format_duration(Seconds(59.999)) == "1 min");
+  CHECK(format_duration(Seconds(0.99999)) == "1 s");
   CHECK(format_duration(Seconds(1800)) == "30 min");
 }
 
