@@ -22,7 +22,8 @@ chrome() { # URL LOG EXTRA...: one headless run, its console and network traffic
   shift 2
   # Quiet the browser's own background traffic (updates, sign-in, spelling dictionaries); what is left of it is
   # told apart from the page's below.
-  timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$work/profile" \
+  timeout 120 "$browser" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run \
+    --user-data-dir="$work/profile" \
     --disable-background-networking --disable-component-update --disable-sync --disable-default-apps \
     --disable-domain-reliability --disable-client-side-phishing-detection --no-pings \
     --disable-features=Translate,OptimizationHints,MediaRouter,SpellcheckService,AutofillServerCommunication \
