@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 #include <stdexcept>
 
 namespace aisim::sim {
@@ -21,14 +20,15 @@ std::string write_folder_report(const std::string& dir, const std::string& out) 
   if (results.is_discarded())
     return why;
   const auto csv_path = fs::path(dir) / "timeseries.csv";
-  std::ifstream in(csv_path);
-  if (!in)
+  std::ifstream in(csv_path, std::ios::binary);
+  std::error_code ec;
+  const auto size = fs::file_size(csv_path, ec);
+  std::string csv(ec ? 0 : size, '\0');
+  if (!in || ec || !in.read(csv.data(), static_cast<std::streamsize>(csv.size())))
     return csv_path.string() + ": cannot read it (a results folder has results.json and timeseries.csv)";
-  std::stringstream csv;
-  csv << in.rdbuf();
   models::Json ts;
   try {
-    ts = timeseries_for_page(csv.str());
+    ts = timeseries_for_page(csv);
   } catch (const std::runtime_error& e) {
     return csv_path.string() + ":" + e.what();
   }

@@ -1,9 +1,10 @@
 #include "sim/report/report.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
-#include <sstream>
 #include <stdexcept>
+#include <string_view>
 
 namespace aisim::sim {
 
@@ -17,15 +18,15 @@ using models::Json;
 
 namespace {
 
-std::vector<std::string> split(const std::string& line) {
-  std::vector<std::string> out;
-  std::string cell;
-  std::istringstream in(line);
-  while (std::getline(in, cell, ','))
-    out.push_back(cell);
-  if (!line.empty() && line.back() == ',')
-    out.emplace_back();
-  return out;
+std::vector<std::string_view> split(std::string_view line) {
+  std::vector<std::string_view> out;
+  for (size_t at = 0;;) {
+    const size_t comma = line.find(',', at);
+    out.push_back(line.substr(at, comma == std::string_view::npos ? std::string_view::npos : comma - at));
+    if (comma == std::string_view::npos)
+      return out;
+    at = comma + 1;
+  }
 }
 
 // Inside <script>, "</" would end the element early: JSON and scripts escape it (both read "<\/" as "</").
@@ -82,51 +83,61 @@ std::string title_of(const Json& results) {
 } // namespace
 
 Json timeseries_for_page(const std::string& csv, std::size_t max_points) {
-  std::istringstream in(csv);
-  std::string line;
-  if (!std::getline(in, line) || line.rfind("time_s,", 0) != 0)
+  // Lines as views into the text: a long run's CSV is read once, never copied.
+  std::vector<std::string_view> lines;
+  for (size_t at = 0; at < csv.size();) {
+    size_t end = csv.find('\n', at);
+    if (end == std::string::npos)
+      end = csv.size();
+    lines.emplace_back(csv.data() + at, end - at);
+    at = end + 1;
+  }
+  if (lines.empty() || lines[0].rfind("time_s,", 0) != 0)
     throw std::runtime_error("line 1: expected a header starting with time_s");
-  const auto columns = split(line);
-  std::vector<std::vector<double>> rows;
-  size_t number = 1;
-  while (std::getline(in, line)) {
-    ++number;
-    if (line.empty())
+  std::vector<std::string> columns;
+  for (auto cell : split(lines[0]))
+    columns.emplace_back(cell);
+  size_t rows = 0;
+  for (size_t k = 1; k < lines.size(); ++k)
+    rows += lines[k].empty() ? 0 : 1;
+  // Consecutive bins averaged into one point (rates, fractions and occupancies are all means over time), summed
+  // as the lines are read: memory follows the points drawn, not the bins of a long run.
+  const size_t per = max_points > 0 ? std::max<size_t>(1, (rows + max_points - 1) / max_points) : 1;
+  std::vector<std::vector<double>> points(columns.size());
+  std::vector<double> sum(columns.size(), 0.0);
+  size_t in_point = 0;
+  const auto close_point = [&] {
+    for (size_t c = 1; c < columns.size(); ++c)
+      points[c].push_back(sum[c] / static_cast<double>(in_point));
+    std::fill(sum.begin(), sum.end(), 0.0);
+    in_point = 0;
+  };
+  for (size_t k = 1; k < lines.size(); ++k) {
+    if (lines[k].empty())
       continue;
-    const auto cells = split(line);
+    const auto cells = split(lines[k]);
+    const std::string where = "line " + std::to_string(k + 1) + ": ";
     if (cells.size() != columns.size())
-      throw std::runtime_error("line " + std::to_string(number) + ": expected " + std::to_string(columns.size()) +
-                               " values, got " + std::to_string(cells.size()));
-    std::vector<double> row;
-    for (const auto& c : cells) {
-      size_t used = 0;
+      throw std::runtime_error(where + "expected " + std::to_string(columns.size()) + " values, got " +
+                               std::to_string(cells.size()));
+    for (size_t c = 0; c < cells.size(); ++c) {
       double v = 0;
-      try {
-        v = std::stod(c, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used != c.size() || !std::isfinite(v))
-        throw std::runtime_error("line " + std::to_string(number) + ": expected a number, got \"" + c + "\"");
-      row.push_back(v);
+      const auto [end, ec] = std::from_chars(cells[c].data(), cells[c].data() + cells[c].size(), v);
+      if (ec != std::errc() || end != cells[c].data() + cells[c].size() || !std::isfinite(v))
+        throw std::runtime_error(where + "expected a number, got \"" + std::string(cells[c]) + "\"");
+      if (c == 0 && in_point == 0)
+        points[0].push_back(v); // a point starts where its first bin starts
+      sum[c] += v;
     }
-    rows.push_back(std::move(row));
+    if (++in_point == per)
+      close_point();
   }
-  // Consecutive bins averaged into one point: rates, fractions and occupancies are all means over time.
-  const size_t per = max_points > 0 ? std::max<size_t>(1, (rows.size() + max_points - 1) / max_points) : 1;
+  if (in_point > 0)
+    close_point();
   Json cols = Json::object();
-  for (size_t c = 0; c < columns.size(); ++c) {
-    Json values = Json::array();
-    for (size_t r = 0; r < rows.size(); r += per) {
-      const size_t end = std::min(rows.size(), r + per);
-      double sum = 0;
-      for (size_t k = r; k < end; ++k)
-        sum += rows[k][c];
-      values.push_back(c == 0 ? rows[r][c] : sum / static_cast<double>(end - r));
-    }
-    cols[columns[c]] = std::move(values);
-  }
-  return {{"columns", cols}, {"bins_per_point", per}, {"rows", rows.size()}};
+  for (size_t c = 0; c < columns.size(); ++c)
+    cols[columns[c]] = std::move(points[c]);
+  return {{"columns", cols}, {"bins_per_point", per}, {"rows", rows}};
 }
 
 std::string render_report(const Json& results, const Json& timeseries) {
