@@ -24,6 +24,29 @@ Lifecycle::Lifecycle(const models::Scenario& sc, const Platform& platform, Metri
       live_checkpoints_(sc.jobs.size()), local_ckpt_(sc.jobs.size(), -1) {
   for (size_t j = 0; j < sc.jobs.size(); ++j)
     rng_.emplace_back(sc.simulation.seed * 1000003ULL + j);
+  space_mutex_ = sg4::Mutex::create();
+  blocked_.resize(sc.storage.size());
+  promised_.assign(sc.storage.size(), 0.0);
+}
+
+void Lifecycle::release(int item, double now, double at) {
+  ledger_.release(item, now, at);
+  wake_blocked(ledger_.storage_of(item));
+}
+
+void Lifecycle::wake_blocked(int storage) {
+  const double now = sg4::Engine::get_clock();
+  // Chosen first, notified after: a notification is a simcall, during which the woken writer may run, leave the
+  // list and end the life of its entry.
+  std::vector<sg4::ConditionVariablePtr> wake;
+  for (auto* w : blocked_[storage])
+    if (!w->woken && ledger_.fits(storage, now, promised_[storage] + w->bytes)) {
+      w->woken = true;
+      promised_[storage] += w->bytes;
+      wake.push_back(w->wake);
+    }
+  for (const auto& cv : wake)
+    cv->notify_one();
 }
 
 sg4::Host* Lifecycle::host_of(int job) const {
@@ -118,6 +141,7 @@ void Lifecycle::data_lost(int storage, double fraction, const std::string& cause
   DataLoss loss{now, storage, cause, fraction, ledger_.destroy(storage, fraction, items, datasets), {}, 0.0};
   for (int id : items)
     item_lost(id, loss, now);
+  wake_blocked(storage);
   // A staged dataset's lost shard is fetched again from its home tier, beside the job.
   const int home = sc_->storage_index(sc_->policies.tiering.dataset_home);
   for (const auto& [id, bytes] : datasets) {
@@ -166,19 +190,27 @@ int Lifecycle::acquire(int storage, double bytes, DataClass cls, int job) {
     if (ledger_.fits(storage, now, bytes))
       return ledger_.add(storage, now, cls, bytes, job);
   } else if (policy == "block_writes") {
-    // Space frees when a scheduled release falls due, or when another actor deletes something; look again at
-    // each scheduled release and at least once per time-series bin, until the simulated period ends, or for a
+    // Space frees when a scheduled release falls due, or when another actor deletes something or loses it: wait
+    // for the first, woken by the others (release(), data_lost()), until the simulated period ends, or for a
     // running job's own writes until its window ends (its GPUs are the next job's then).
     const double end = job >= 0 && running_[job] ? metrics_->jobs[job].window_end_s : sc_->simulation.duration.value;
     const double t0 = now;
+    BlockedWrite me{bytes, sg4::ConditionVariable::create()};
+    blocked_[storage].push_back(&me);
     while (!ledger_.fits(storage, now, bytes) && now < end) {
-      double wake = std::min(end, now + sc_->simulation.timeseries_resolution.value);
+      double wake = end;
       if (const double next = ledger_.next_release(storage, now); next > now)
         wake = std::min(wake, next);
-      sg4::this_actor::sleep_until(wake);
+      std::unique_lock<sg4::Mutex> lock(*space_mutex_);
+      me.wake->wait_until(lock, wake);
+      if (me.woken) { // the promise ends here: the ledger decides from now on
+        me.woken = false;
+        promised_[storage] -= bytes;
+      }
       ++metrics_->activities;
       now = sg4::Engine::get_clock();
     }
+    blocked_[storage].remove(&me);
     metrics_->capacity_events.push_back({t0, storage, job, "blocked", bytes, now - t0});
     if (ledger_.fits(storage, now, bytes))
       return ledger_.add(storage, now, cls, bytes, job);
@@ -205,7 +237,7 @@ void Lifecycle::fail(int job, const std::string& why) {
 
 void Lifecycle::discard(int item) {
   const double now = sg4::Engine::get_clock();
-  ledger_.release(item, now, now);
+  release(item, now, now);
 }
 
 void Lifecycle::job_ended(int job) {

@@ -17,6 +17,7 @@
 
 #include <deque>
 #include <functional>
+#include <list>
 #include <map>
 #include <optional>
 #include <random>
@@ -112,6 +113,9 @@ private:
   void keep_copy(int item, int copy);
   // When a deleted item's space really frees: later under snapshots or a retention lock.
   double release_time(int storage, double written_s) const;
+  // Deletes `item` from the ledger, its space free at `at` (now or later), and wakes the writers blocked on its
+  // system so they look again (or wait for `at`).
+  void release(int item, double now, double at);
   void evaluate(int job, int item, int storage, double bytes, bool passes);
   void unpin(int item);
   void retire_now(int job, int item, int storage, double bytes, double written_s);
@@ -120,6 +124,19 @@ private:
   const Platform* platform_;
   Metrics* metrics_;
   StorageLedger ledger_;
+  // Writes blocked by a full system (policies.on_full = block_writes), per system in the order they blocked. A
+  // release or a loss there wakes those whose bytes now fit (their bytes promised to them until they run, so one
+  // freed checkpoint wakes one writer, not all); the rest sleep on, each until the next release already
+  // scheduled falls due.
+  struct BlockedWrite {
+    double bytes = 0;
+    simgrid::s4u::ConditionVariablePtr wake;
+    bool woken = false;
+  };
+  void wake_blocked(int storage);
+  simgrid::s4u::MutexPtr space_mutex_;
+  std::vector<std::list<BlockedWrite*>> blocked_;
+  std::vector<double> promised_;
   std::vector<bool> running_;
   std::vector<simgrid::s4u::ActorPtr> stagers_;
   std::vector<int> staged_item_;                             // the dataset's hot copy, by job (-1: none)

@@ -90,7 +90,7 @@ void Lifecycle::keep_copy(int item, int copy) {
   // A copy made from a checkpoint that storage failures destroyed meanwhile carries the damage: it is deleted.
   if (ledger_.lost(item)) {
     const double now = sg4::Engine::get_clock();
-    ledger_.release(copy, now, now);
+    release(copy, now, now);
     return;
   }
   copies_[item].push_back(copy);
@@ -208,7 +208,7 @@ void Lifecycle::retire_now(int job, int item, int storage, double bytes, double 
   const int archive = sc_->storage_index(sc_->policies.tiering.archive_checkpoints_to);
   if (archive < 0 || archive == storage) {
     const double now = sg4::Engine::get_clock();
-    ledger_.release(item, now, release_time(storage, written_s));
+    release(item, now, release_time(storage, written_s));
     return;
   }
   // Archiving runs beside the job; the hot copy is deleted once the archive holds the checkpoint.
@@ -222,7 +222,7 @@ void Lifecycle::retire_now(int job, int item, int storage, double bytes, double 
                        }
                        ledger_.unpin(item);
                        const double now = sg4::Engine::get_clock();
-                       ledger_.release(item, now, release_time(storage, written_s));
+                       release(item, now, release_time(storage, written_s));
                      });
 }
 

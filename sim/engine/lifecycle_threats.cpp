@@ -137,7 +137,7 @@ void Lifecycle::strike(int threat) {
   for (int id : destroyed) {
     ledger_.lose(id);
     const int s = ledger_.storage_of(id);
-    ledger_.release(id, now, release_time(s, ledger_.created_s(id)));
+    release(id, now, release_time(s, ledger_.created_s(id)));
   }
   std::vector<DataLoss> losses;
   for (int id : destroyed) {

@@ -5,7 +5,11 @@ set -euo pipefail
 aisim=${1:-build/bin/aisim}
 out=${2:-build/bench}
 mkdir -p "$out"
-printf '%-16s %7s %9s %9s %11s %9s %12s\n' scenario GPUs sim_days wall_s peak_MiB events events_per_s
+# The same rows as JSON (bench.json) for a script to compare between commits.
+printf '%-21s %7s %9s %9s %11s %9s %12s\n' scenario GPUs sim_days wall_s peak_MiB events events_per_s
+json="$out/bench.json"
+printf '{"commit": "%s", "rows": [' "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" > "$json"
+sep=""
 for f in scenarios/bench/*.json; do
   name=$(basename "$f" .json)
   /usr/bin/time -f '%e %M' -o "$out/$name.time" "$aisim" run "$f" --out "$out/$name" --progress none > "$out/$name.log"
@@ -15,8 +19,14 @@ for f in scenarios/bench/*.json; do
   simulated=$(grep -o '"simulated_s": [0-9.e+]*' "$results" | tail -1 | awk '{print $2}')
   events=$(grep -o '"events": [0-9]*' "$results" | tail -1 | awk '{print $2}')
   awk -v n="$name" -v g="$gpus" -v s="$simulated" -v w="$wall" -v m="$rss_kib" -v e="$events" 'BEGIN {
-    printf "%-16s %7d %9.1f %9.2f %11.1f %9d %12.0f\n", n, g, s / 86400, w, m / 1024, e, (w > 0 ? e / w : 0) }'
+    printf "%-21s %7d %9.1f %9.2f %11.1f %9d %12.0f\n", n, g, s / 86400, w, m / 1024, e, (w > 0 ? e / w : 0) }'
+  awk -v n="$name" -v g="$gpus" -v s="$simulated" -v w="$wall" -v m="$rss_kib" -v e="$events" -v sep="$sep" 'BEGIN {
+    printf "%s\n  {\"scenario\": \"%s\", \"gpus\": %d, \"simulated_days\": %.1f, \"wall_s\": %.2f, \"peak_MiB\": %.1f, \"events\": %d, \"events_per_s\": %.0f}",
+      sep, n, g, s / 86400, w, m / 1024, e, (w > 0 ? e / w : 0) }' >> "$json"
+  sep=","
 done
+printf '\n]}\n' >> "$json"
+echo "(also in $json)"
 
 # The GUI: from a value typed into the parameter panel to the charts redrawn (check, child run, files, charts,
 # paint), on the default scenario, offscreen. Goal: under 0.5 s.
