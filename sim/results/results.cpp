@@ -401,7 +401,7 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
          {"stall", split_json(s)},
          {"steps", jm.steps},
          {"step_s", job.step_time.value},
-         {"data_demand_Bps", job.kind == "training" ? job.batch_bytes().value / job.step_time.value : 0.0},
+         {"data_demand_Bps", job.kind != "inference" ? job.batch_bytes().value / job.step_time.value : 0.0},
          {"checkpoints",
           {{"count", jm.checkpoint_write_s.size()},
            {"size_bytes", job.checkpoint.size.value},
