@@ -5,6 +5,7 @@
 // in chunks: a chunk that finishes early waits for its share of that time, one held back by the jobs delays the
 // rest.
 #include "sim/engine/storage_failures.hpp"
+#include "sim/engine/weighted_comm.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -48,6 +49,7 @@ void StorageFailures::start_rebuild(int system, std::vector<int> drives, const s
     sg4::Host* from;
     sg4::Host* to;
     double bytes;
+    double rate = -1; // a cap: a copy between servers merged into one host moves through one server's ports
   };
   std::vector<DiskShare> shares;
   std::vector<Copy> copies;
@@ -66,13 +68,15 @@ void StorageFailures::start_rebuild(int system, std::vector<int> drives, const s
   // Across servers (jbof, pfs), pieces held by another server cross the network to the one rebuilt; an array's
   // controllers reach all its shelves.
   auto add_copy = [&](int from, int to, double bytes) {
-    auto* a = platform_->servers[host_of(from)].host;
+    const auto& src = platform_->servers[host_of(from)];
+    auto* a = src.host;
     auto* b = platform_->servers[host_of(to)].host;
-    if (spec.kind == "array" || a == b)
+    const bool same_server = from / sys.drives_per_slot == to / sys.drives_per_slot;
+    if (spec.kind == "array" || same_server || (a == b && src.weight == 1))
       return;
     auto it = std::find_if(copies.begin(), copies.end(), [&](const Copy& x) { return x.from == a && x.to == b; });
     if (it == copies.end())
-      it = copies.insert(copies.end(), Copy{a, b, 0.0});
+      it = copies.insert(copies.end(), Copy{a, b, 0.0, a == b ? src.front_end_Bps / src.weight : -1.0});
     it->bytes += bytes;
   };
   std::vector<int> generations;
@@ -112,7 +116,7 @@ void StorageFailures::start_rebuild(int system, std::vector<int> drives, const s
                 ->set_priority(x.priority)
                 ->start());
       for (const auto& copy : copies)
-        comms.push_back(sg4::Comm::sendto_async(copy.from, copy.to, static_cast<uint64_t>(copy.bytes)));
+        comms.push_back(send_capped(copy.from, copy.to, static_cast<uint64_t>(copy.bytes), copy.rate));
       metrics_->activities += ios.size() + comms.size();
       for (auto& io : ios)
         io->wait();

@@ -90,4 +90,12 @@ sg4::CommPtr send_weighted(sg4::Host* from, sg4::Host* to, uint64_t bytes, doubl
   return comm;
 }
 
+sg4::CommPtr send_capped(sg4::Host* from, sg4::Host* to, uint64_t bytes, double max_Bps) {
+  auto comm = sg4::Comm::sendto_async(from, to, bytes);
+  // sendto comms start at once, and Comm::set_rate refuses a started comm (SimGrid 3.32): bound the action.
+  if (max_Bps > 0 && bytes > 0)
+    action_of(*comm).set_bound(max_Bps);
+  return comm;
+}
+
 } // namespace aisim::sim

@@ -14,4 +14,7 @@ namespace aisim::sim {
 // is bounded by nothing else it would not meet alone). Weight 1 is SimGrid's plain sendto_async, unchanged.
 simgrid::s4u::CommPtr send_weighted(simgrid::s4u::Host* from, simgrid::s4u::Host* to, uint64_t bytes, double weight);
 
+// Starts a plain flow that never exceeds `max_Bps` (what one of several servers merged into one host can send).
+simgrid::s4u::CommPtr send_capped(simgrid::s4u::Host* from, simgrid::s4u::Host* to, uint64_t bytes, double max_Bps);
+
 } // namespace aisim::sim

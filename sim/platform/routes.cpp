@@ -102,8 +102,16 @@ void PlatformBuilder::add_copy_routes() {
   for (const auto& [s, t] : routes)
     for (int a : p_.servers_of_storage[s])
       for (int b : p_.servers_of_storage[t]) {
-        if (a == b)
+        // Servers merged into one host (fidelity aggregate) still copy between one another through their ports:
+        // out of the host's front end and back in (the rebuild caps such a copy at one server's share).
+        if (a == b && (s != t || p_.servers[a].weight == 1))
           continue;
+        if (a == b) {
+          Route route = outward(a);
+          inward(route, a);
+          add_route(p_.servers[a].host, p_.servers[a].host, route);
+          continue;
+        }
         Route route = outward(a);
         for (const auto& h : hops(server_layout_[a].leaf, server_layout_[b].leaf, nullptr, nullptr))
           route.push_back(h);
