@@ -33,9 +33,7 @@ DriveLoad drive_load(const Scenario& sc, int storage, IoOp op) {
     // A checkpoint is one file per rank; on a parallel file system those files reach only the servers their
     // stripes land on (as sim/transfer.cpp spreads them).
     if (sys.kind == "pfs" && checkpoint)
-      drives =
-          static_cast<double>(std::min<long long>(sys.servers, static_cast<long long>(job.gpus) * sys.stripe_count) *
-                              sys.drives_per_server);
+      drives = static_cast<double>(sys.servers_for_files(job.gpus)) * sys.drives_per_server;
     return {io->access, io->io_size, io->outstanding_per_node * nodes / drives};
   }
   return {IoPattern::sequential, Bytes(1048576.0), 32.0};

@@ -37,6 +37,33 @@ double drive_rate(const Scenario& sc, int storage, IoOp op) {
   return std::min(ceiling, sys.drive->throughput(op, load.pattern, load.io_size, load.queue_depth).value);
 }
 
+// The switches between some storage servers and some endpoints alone, when they limit at all.
+void add_fabric(std::vector<TierLimit>& out, const Scenario& sc, const ClusterNetwork& net, int storage,
+                const std::vector<int>& sinks, double amp) {
+  std::vector<std::pair<int, double>> sources;
+  for (int e = 0; e < sc.storage[storage].servers; ++e)
+    sources.emplace_back(net.enclosure_endpoint(storage, e), std::numeric_limits<double>::infinity());
+  // Cables are full duplex with equal capacity both ways: one max flow serves both directions.
+  if (const double fabric = net.fabric.max_flow_Bps(sources, sinks, true); std::isfinite(fabric))
+    out.push_back({"fabric", "fabric (" + sc.network.topology + ")", fabric / amp, "max flow between the switches"});
+}
+
+// Behind `servers` of a system's servers, in one direction: their internal limits, then their drives (writes with
+// the protection's extra pieces written behind the server). `prefix` and `suffix` name whose they are.
+void add_behind_servers(std::vector<TierLimit>& out, const Scenario& sc, int storage, IoOp op, double servers,
+                        const std::string& tier_prefix, const std::string& prefix, const std::string& suffix) {
+  const auto& sys = sc.storage[storage];
+  if (const auto internal = server_internal_limit(sc, storage, op))
+    out.push_back({tier_prefix + "internal", prefix + internal_name(sys.kind) + suffix, servers * internal->value,
+                   times(servers, internal->value)});
+  const double drives = servers * sys.drives_per_server, each = drive_rate(sc, storage, op);
+  const double amp = op == IoOp::write ? sys.protection.write_amplification() : 1.0;
+  std::string detail = times(drives, each);
+  if (amp > 1)
+    detail += ", " + format_count(amp, 2) + "x written with " + sys.protection.scheme;
+  out.push_back({tier_prefix + "drives", prefix + "drives" + suffix, drives * each / amp, detail});
+}
+
 std::vector<TierLimit> lowest_first(std::vector<TierLimit> tiers) {
   std::stable_sort(tiers.begin(), tiers.end(), [](const TierLimit& a, const TierLimit& b) { return a.Bps < b.Bps; });
   return tiers;
@@ -49,21 +76,17 @@ std::vector<TierLimit> path_limits(const Scenario& sc, const ClusterNetwork& net
   const double nodes = static_cast<double>(q.nodes.size());
   const bool write = q.op == IoOp::write;
   std::vector<TierLimit> out;
-  const auto drive_Bps = [&] { return drive_rate(sc, q.storage, q.op); };
 
   if (sys.kind == "local_nvme") {
-    const double drives = nodes * sys.drives_per_node;
-    out.push_back({"drives", "drives in the nodes", drives * drive_Bps(), times(drives, drive_Bps())});
+    const double drives = nodes * sys.drives_per_node, each = drive_rate(sc, q.storage, q.op);
+    out.push_back({"drives", "drives in the nodes", drives * each, times(drives, each)});
     return out;
   }
 
   // Host-side protection sends every extra copy or parity piece from the nodes: each data byte is `amp` bytes on
   // the NICs, the fabric, the ports and the drives.
   const double amp = write && sys.host_side_protection ? sys.protection.write_amplification() : 1.0;
-  const double servers =
-      sys.kind == "pfs" && q.files > 0
-          ? static_cast<double>(std::min<long long>(sys.servers, static_cast<long long>(q.files) * sys.stripe_count))
-          : sys.servers;
+  const double servers = sys.servers_for_files(q.files);
 
   const double nic = sc.storage_bandwidth(g).value;
   out.push_back({"node_nics", "node NICs", nodes * nic / amp, times(nodes, nic)});
@@ -73,29 +96,16 @@ std::vector<TierLimit> path_limits(const Scenario& sc, const ClusterNetwork& net
                    times(nodes, conn) + " (" + std::to_string(sys.connections_per_node) + " connections each)"});
   }
 
-  std::vector<std::pair<int, double>> sources;
-  for (int e = 0; e < sys.servers; ++e)
-    sources.emplace_back(net.enclosure_endpoint(q.storage, e), std::numeric_limits<double>::infinity());
   std::vector<int> sinks;
   for (int n : q.nodes)
     sinks.push_back(net.node_endpoint(q.group, n));
-  // Cables are full duplex with equal capacity both ways: one max flow serves both directions.
-  if (const double fabric = net.fabric.max_flow_Bps(sources, sinks, true); std::isfinite(fabric))
-    out.push_back({"fabric", "fabric (" + sc.network.topology + ")", fabric / amp, "max flow between the switches"});
-
+  add_fabric(out, sc, net, q.storage, sinks, amp);
   out.push_back({"storage_ports", ports_name(sys.kind), servers * sys.front_end.value / amp,
                  times(servers, sys.front_end.value)});
-  if (sys.kind != "object") {
-    if (const auto internal = server_internal_limit(sc, q.storage, q.op))
-      out.push_back({"internal", internal_name(sys.kind), servers * internal->value, times(servers, internal->value)});
-    const double drives = servers * sys.drives_per_server;
-    // Server-side protection writes its extra pieces behind the server; host-side ones arrived as extra bytes.
-    const double drive_amp = write ? sys.protection.write_amplification() : 1.0;
-    std::string detail = times(drives, drive_Bps());
-    if (drive_amp > 1)
-      detail += ", " + format_count(drive_amp, 2) + "x written with " + sys.protection.scheme;
-    out.push_back({"drives", "drives", drives * drive_Bps() / drive_amp, detail});
-  }
+  // Host-side protection's extra pieces arrive as extra bytes, server-side ones are written behind the server:
+  // either way each data byte is write_amplification() bytes on the drives.
+  if (sys.kind != "object")
+    add_behind_servers(out, sc, q.storage, q.op, servers, "", "", "");
   // A synchronous replica is written before the write completes: the target's ports, internal limit and drives.
   if (write && sys.replication && sys.replication->mode == "sync") {
     const int t = sc.storage_index(sys.replication->target);
@@ -123,36 +133,16 @@ std::vector<TierLimit> copy_limits(const Scenario& sc, const ClusterNetwork& net
   std::vector<TierLimit> out;
   out.push_back({"source_ports", "source " + ports_name(src.kind) + " (" + src.name + ")",
                  src.servers * src.front_end.value, times(src.servers, src.front_end.value)});
-  if (reads_at_rest && src.kind != "object") {
-    if (const auto internal = server_internal_limit(sc, from, IoOp::read))
-      out.push_back({"source_internal", "source " + internal_name(src.kind) + " (" + src.name + ")",
-                     src.servers * internal->value, times(src.servers, internal->value)});
-    const double drives = static_cast<double>(src.drive_count());
-    const double each = drive_rate(sc, from, IoOp::read);
-    out.push_back({"source_drives", "source drives (" + src.name + ")", drives * each, times(drives, each)});
-  }
-  std::vector<std::pair<int, double>> sources;
-  for (int e = 0; e < src.servers; ++e)
-    sources.emplace_back(net.enclosure_endpoint(from, e), std::numeric_limits<double>::infinity());
+  if (reads_at_rest && src.kind != "object")
+    add_behind_servers(out, sc, from, IoOp::read, src.servers, "source_", "source ", " (" + src.name + ")");
   std::vector<int> sinks;
   for (int e = 0; e < dst.servers; ++e)
     sinks.push_back(net.enclosure_endpoint(to, e));
-  if (const double fabric = net.fabric.max_flow_Bps(sources, sinks, true); std::isfinite(fabric))
-    out.push_back({"fabric", "fabric (" + sc.network.topology + ")", fabric, "max flow between the switches"});
+  add_fabric(out, sc, net, from, sinks, 1.0);
   out.push_back({"storage_ports", ports_name(dst.kind) + " (" + dst.name + ")", dst.servers * dst.front_end.value,
                  times(dst.servers, dst.front_end.value)});
-  if (dst.kind != "object") {
-    if (const auto internal = server_internal_limit(sc, to, IoOp::write))
-      out.push_back({"internal", internal_name(dst.kind) + " (" + dst.name + ")", dst.servers * internal->value,
-                     times(dst.servers, internal->value)});
-    const double drives = static_cast<double>(dst.drive_count());
-    const double each = drive_rate(sc, to, IoOp::write);
-    const double amp = dst.protection.write_amplification();
-    std::string detail = times(drives, each);
-    if (amp > 1)
-      detail += ", " + format_count(amp, 2) + "x written with " + dst.protection.scheme;
-    out.push_back({"drives", "drives (" + dst.name + ")", drives * each / amp, detail});
-  }
+  if (dst.kind != "object")
+    add_behind_servers(out, sc, to, IoOp::write, dst.servers, "", "", " (" + dst.name + ")");
   return lowest_first(std::move(out));
 }
 

@@ -377,6 +377,10 @@ BytesPerSecond StorageSystem::server_write_bandwidth() const {
   return internal_limit ? std::min(drives, *internal_limit) : drives;
 }
 
+int StorageSystem::servers_for_files(long long files) const {
+  return kind == "pfs" && files > 0 ? static_cast<int>(std::min<long long>(servers, files * stripe_count)) : servers;
+}
+
 BytesPerSecond StorageSystem::object_node_rate() const {
   // Each connection alternates a request's latency and its object's transfer.
   const double per_connection =

@@ -117,6 +117,9 @@ struct StorageSystem {
   // What one server's drives can deliver through its internal limit, counting write amplification for writes.
   BytesPerSecond server_read_bandwidth() const;
   BytesPerSecond server_write_bandwidth() const;
+  // The servers `files` files written at once reach: on a parallel file system each is striped over stripe_count
+  // servers; every server otherwise.
+  int servers_for_files(long long files) const;
   // Per-flow cap of one GPU node towards an object store: its connections, each paying the request latency
   // once per object.
   BytesPerSecond object_node_rate() const;

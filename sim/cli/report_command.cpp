@@ -26,14 +26,16 @@ std::string write_folder_report(const std::string& dir, const std::string& out) 
   std::string csv(ec ? 0 : size, '\0');
   if (!in || ec || !in.read(csv.data(), static_cast<std::streamsize>(csv.size())))
     return csv_path.string() + ": cannot read it (a results folder has results.json and timeseries.csv)";
-  models::Json ts;
   try {
-    ts = timeseries_for_page(csv);
+    write_report(results, csv, out.empty() ? (fs::path(dir) / "report.html").string() : out);
   } catch (const std::runtime_error& e) {
     return csv_path.string() + ":" + e.what();
   }
-  write_file_atomically(out.empty() ? (fs::path(dir) / "report.html").string() : out, render_report(results, ts));
   return "";
+}
+
+void write_report(const models::Json& results, const std::string& csv, const std::string& page) {
+  write_file_atomically(page, render_report(results, timeseries_for_page(csv)));
 }
 
 int report_command(const ReportCommand& cmd) {

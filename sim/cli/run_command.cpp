@@ -10,7 +10,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <stdexcept>
 
 namespace aisim::sim {
 
@@ -46,15 +45,15 @@ int run_command(const RunCommand& cmd) {
   progress.finish();
   const auto results = build_results(sc, run);
   const std::string results_path = (std::filesystem::path(out_dir) / "results.json").string();
-  write_file_atomically((std::filesystem::path(out_dir) / "timeseries.csv").string(), build_timeseries_csv(sc, run));
+  const std::string csv = build_timeseries_csv(sc, run);
+  write_file_atomically((std::filesystem::path(out_dir) / "timeseries.csv").string(), csv);
   write_file_atomically(results_path, results.dump(2) + "\n");
   if (!cmd.trace.empty())
     write_file_atomically(cmd.trace,
                           build_trace(sc, run, cmd.trace_max_events > 0 ? cmd.trace_max_events : kTraceMaxEvents));
-  // The page is rendered from the files just written, as `aisim report` renders any folder later.
+  // The page is rendered from what was just written, as `aisim report` renders the folder's files later.
   const std::string report_path = (std::filesystem::path(out_dir) / "report.html").string();
-  if (const auto why = write_folder_report(out_dir); !why.empty())
-    throw std::runtime_error("cannot render " + report_path + ": " + why);
+  write_report(results, csv, report_path);
   if (cmd.progress == ProgressMode::jsonl) {
     models::Json done{{"type", "done"}, {"results", results_path}, {"report", report_path}};
     std::printf("%s\n", done.dump().c_str());
