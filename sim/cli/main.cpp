@@ -3,6 +3,7 @@
 #include "sim/cli/check_command.hpp"
 #include "sim/cli/report_command.hpp"
 #include "sim/cli/run_command.hpp"
+#include "sim/cli/sweep_command.hpp"
 #include "sim/cli/validate_command.hpp"
 #include "sim/executor/process_pool.hpp"
 #include "sim/results/version_info.hpp"
@@ -14,6 +15,10 @@
 #include <map>
 
 namespace {
+
+const std::map<std::string, aisim::sim::ProgressMode> kProgressModes{{"auto", aisim::sim::ProgressMode::automatic},
+                                                                     {"none", aisim::sim::ProgressMode::none},
+                                                                     {"jsonl", aisim::sim::ProgressMode::jsonl}};
 
 int cli_main(int argc, char** argv) {
   using namespace aisim::sim;
@@ -46,6 +51,37 @@ int cli_main(int argc, char** argv) {
   run_cmd
       ->add_option("--progress", progress,
                    "Progress: auto (a bar on a terminal), none, or jsonl (one JSON line per update)")
+      ->check(CLI::IsMember({"auto", "none", "jsonl"}));
+
+  SweepCommand sweep;
+  std::string sweep_progress = "auto";
+  auto* sweep_cmd = app.add_subcommand(
+      "sweep", "Run a scenario over a grid or sample of values (each point an ordinary run); write sweep.csv and "
+               "sweep.json with the Pareto front of cost against utilization");
+  sweep_cmd->add_option("scenario", sweep.scenario, "Scenario file (JSON)")->required();
+  sweep_cmd
+      ->add_option("--vary", sweep.vary,
+                   "POINTER=VALUES (repeatable, one per axis): a list 1,2,4,8; a range A..B:STEP such as 8..64:8 or "
+                   "400Gbps..1600Gbps:x2; a JSON array of values or sub-objects; or @FILE holding one")
+      ->required();
+  sweep_cmd->add_option("--set", sweep.sets, "Override a value in every point: /json/pointer=value (repeatable)");
+  sweep_cmd->add_option("--sample", sweep.sample, "grid (every combination, the default), random:N or latin:N");
+  sweep_cmd->add_option("--sample-seed", sweep.sample_seed, "Seed of random and latin samples (default 1)");
+  sweep_cmd->add_option("--seed", sweep.seed, "Random seed of every run (default: the scenario's)")
+      ->check(CLI::NonNegativeNumber);
+  sweep_cmd
+      ->add_option("--replicas", sweep.replicas,
+                   "Run each point N times (seeds SEED, SEED+1, ...); its metrics are the means, with 95% half-widths")
+      ->check(CLI::Range(1, 10000));
+  sweep_cmd->add_option("-j,--jobs", sweep.jobs, "Runs at once (default: the machine's cores)")
+      ->check(CLI::Range(1, 4096));
+  sweep_cmd->add_option("--out", sweep.out_dir, "Output folder (default: results/<scenario file stem>-sweep/)");
+  sweep_cmd->add_flag("--resume", sweep.resume,
+                      "Finish the sweep in --out: run only the points without a result (same arguments required)");
+  sweep_cmd->add_flag("--yes", sweep.yes, "Allow more than 1,000,000 points");
+  sweep_cmd
+      ->add_option("--progress", sweep_progress,
+                   "Progress: auto (a bar on a terminal), none, or jsonl (one JSON line per finished point)")
       ->check(CLI::IsMember({"auto", "none", "jsonl"}));
 
   CheckCommand check;
@@ -102,11 +138,14 @@ int cli_main(int argc, char** argv) {
   }
   try {
     if (*run_cmd) {
-      static const std::map<std::string, ProgressMode> modes{
-          {"auto", ProgressMode::automatic}, {"none", ProgressMode::none}, {"jsonl", ProgressMode::jsonl}};
-      run.progress = modes.at(progress);
+      run.progress = kProgressModes.at(progress);
       run.self = argv[0];
       return run_command(run);
+    }
+    if (*sweep_cmd) {
+      sweep.progress = kProgressModes.at(sweep_progress);
+      sweep.self = argv[0];
+      return sweep_command(sweep);
     }
     if (*check_cmd)
       return check_command(check);

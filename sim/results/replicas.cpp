@@ -33,7 +33,8 @@ std::map<std::string, double> replica_metrics(const Json& r) {
   for (const char* p :
        {"/gpu/utilization", "/gpu/stall", "/failures/by_component", "/failures/lost_gpu_hours", "/failures/lost_usd",
         "/failures/data_lost_by_class", "/threats/totals/events", "/threats/totals/saved_bytes",
-        "/threats/totals/lost_bytes", "/cost/total_usd", "/cost/opex_per_year_usd", "/cost/gpu_stalled_usd"}) {
+        "/threats/totals/lost_bytes", "/cost/total_usd", "/cost/capex_usd", "/cost/opex_per_year_usd",
+        "/cost/usd_per_useful_gpu_hour", "/cost/gpu_stalled_usd"}) {
     const Json::json_pointer jp(p);
     if (r.contains(jp))
       flatten(r.at(jp), p, m);
@@ -41,8 +42,13 @@ std::map<std::string, double> replica_metrics(const Json& r) {
   if (r.contains("failures") && r["failures"].contains("data_loss_events"))
     m["/failures/data_loss_events/count"] = static_cast<double>(r["failures"]["data_loss_events"].size());
   if (r.contains("jobs"))
-    for (const auto& j : r["jobs"])
-      m["/jobs/" + models::pointer_token(j.value("name", "?")) + "/utilization"] = j.value("utilization", 0.0);
+    for (const auto& j : r["jobs"]) {
+      const std::string job = "/jobs/" + models::pointer_token(j.value("name", "?"));
+      m[job + "/utilization"] = j.value("utilization", 0.0);
+      const Json::json_pointer p99("/checkpoints/write_s/p99");
+      if (j.contains(p99) && j.at(p99).is_number() && j.value("/checkpoints/count"_json_pointer, 0) > 0)
+        m[job + "/checkpoint_write_p99_s"] = j.at(p99).get<double>();
+    }
   return m;
 }
 
@@ -54,6 +60,8 @@ std::string pct(double f) {
 
 // A metric's value for people, by what it measures.
 std::string show(const std::string& ptr, double v) {
+  if (ptr.ends_with("_s"))
+    return models::format_duration(models::Seconds(v));
   if (ptr.starts_with("/gpu/") || ptr.ends_with("/utilization"))
     return pct(v);
   if (ptr.find("usd") != std::string::npos)
@@ -80,6 +88,9 @@ std::pair<int, std::string> label(const std::string& ptr) {
     return {0, "GPU utilization"};
   if (ptr.starts_with("/gpu/stall/"))
     return {1, "GPU time: " + tail("/gpu/stall/") + (ptr.ends_with("idle") ? "" : " stall")};
+  if (ptr.starts_with("/jobs/") && ptr.ends_with("/checkpoint_write_p99_s"))
+    return {2, "job " + ptr.substr(6, ptr.size() - 6 - std::string("/checkpoint_write_p99_s").size()) +
+                   " checkpoint write p99"};
   if (ptr.starts_with("/jobs/"))
     return {2, "job " + ptr.substr(6, ptr.size() - 6 - std::string("/utilization").size()) + " utilization"};
   if (ptr.starts_with("/failures/by_component/"))
@@ -104,6 +115,10 @@ std::pair<int, std::string> label(const std::string& ptr) {
     return {7, "lost to threats"};
   if (ptr == "/cost/total_usd")
     return {8, "cost over the horizon"};
+  if (ptr == "/cost/capex_usd")
+    return {8, "capital cost"};
+  if (ptr == "/cost/usd_per_useful_gpu_hour")
+    return {10, "dollars per useful GPU-hour"};
   if (ptr == "/cost/opex_per_year_usd")
     return {9, "a year to run"};
   if (ptr == "/cost/gpu_stalled_usd")

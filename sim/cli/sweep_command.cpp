@@ -1,0 +1,513 @@
+#include "sim/cli/sweep_command.hpp"
+
+#include "sim/executor/process_pool.hpp"
+#include "sim/results/replicas.hpp"
+#include "sim/results/results.hpp"
+#include "sim/results/version_info.hpp"
+#include "sim/sweep/sweep_plan.hpp"
+#include "sim/sweep/sweep_table.hpp"
+
+#include "models/common/units.hpp"
+#include "models/scenario/included_file.hpp"
+#include "models/scenario/scenario_parser.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <set>
+#include <unistd.h>
+
+namespace aisim::sim {
+namespace {
+
+namespace fs = std::filesystem;
+using models::Json;
+
+constexpr double kMaxPointsWithoutYes = 1'000'000;
+
+std::string point_folder(size_t i) {
+  char name[32];
+  std::snprintf(name, sizeof name, "point-%06zu", i + 1);
+  return (fs::path("points") / name).string();
+}
+
+// What a failed run said: its first error line, else its last line (a crash says nothing; the outcome tells).
+std::string log_error(const fs::path& log) {
+  std::string why;
+  const auto text = models::read_text_file(log.string(), &why);
+  if (!text)
+    return "";
+  std::string first_error, last;
+  size_t start = 0;
+  while (start < text->size()) {
+    auto end = text->find('\n', start);
+    if (end == std::string::npos)
+      end = text->size();
+    const std::string line = text->substr(start, end - start);
+    if (!line.empty()) {
+      last = line;
+      if (first_error.empty() && (line.find("error") != std::string::npos))
+        first_error = line;
+    }
+    start = end + 1;
+  }
+  std::string e = first_error.empty() ? last : first_error;
+  return e.size() > 400 ? e.substr(0, 397) + "..." : e;
+}
+
+std::string duration_text(double s) {
+  char buf[32];
+  if (s < 60)
+    std::snprintf(buf, sizeof buf, "%.0f s", s);
+  else if (s < 3600)
+    std::snprintf(buf, sizeof buf, "%dm %02ds", static_cast<int>(s / 60), static_cast<int>(s) % 60);
+  else
+    std::snprintf(buf, sizeof buf, "%dh %02dm", static_cast<int>(s / 3600), static_cast<int>(s / 60) % 60);
+  return buf;
+}
+
+// The bar on a terminal, or one JSON line per finished point.
+class SweepProgress {
+public:
+  SweepProgress(ProgressMode mode, size_t total, size_t already, int jobs)
+      : jsonl_(mode == ProgressMode::jsonl), bar_(mode == ProgressMode::automatic && isatty(STDERR_FILENO)),
+        total_(total), done_(already), already_(already), jobs_(jobs), start_(std::chrono::steady_clock::now()) {}
+
+  void point_done(size_t index, const SweepRow& row) {
+    ++done_;
+    failed_ += row.status != "ok";
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    const size_t ran = done_ - already_;
+    const size_t left = total_ - done_;
+    const double eta = ran > 0 ? elapsed / static_cast<double>(ran) * static_cast<double>(left) : 0;
+    const size_t running = std::min(left, static_cast<size_t>(jobs_));
+    if (jsonl_) {
+      Json line{{"type", "point"},        {"point", index + 1}, {"status", row.status},
+                {"outcome", row.outcome}, {"done", done_},      {"running", running},
+                {"failed", failed_},      {"of", total_},       {"eta_s", std::round(eta * 10) / 10}};
+      if (!row.error.empty())
+        line["error"] = row.error;
+      std::printf("%s\n", line.dump().c_str());
+      std::fflush(stdout);
+      return;
+    }
+    if (!bar_)
+      return;
+    const int width = 30;
+    const int filled = static_cast<int>(static_cast<double>(done_) / static_cast<double>(total_) * width);
+    std::fprintf(stderr, "\r[%.*s%*s] %zu/%zu points  %zu running  %zu failed  ETA %s   ", filled,
+                 "##############################", width - filled, "", done_, total_, running, failed_,
+                 duration_text(eta).c_str());
+    std::fflush(stderr);
+    drawn_ = true;
+  }
+
+  void finish() {
+    if (drawn_)
+      std::fprintf(stderr, "\r%*s\r", 90, "");
+  }
+
+private:
+  bool jsonl_, bar_;
+  size_t total_, done_, already_, failed_ = 0;
+  int jobs_;
+  std::chrono::steady_clock::time_point start_;
+  bool drawn_ = false;
+};
+
+// Checks every value each axis takes at the sweep's points, each in the scenario with the other axes as written,
+// so a value of the wrong unit or a pointer that does not exist is refused before anything runs.
+bool check_values(const SweepCommand& cmd, const SweepPlan& plan) {
+  std::string why;
+  const auto text = models::read_text_file(cmd.scenario, &why);
+  if (!text) {
+    std::cerr << "aisim: " << cmd.scenario << ": " << why << "\n";
+    return false;
+  }
+  models::Diagnostics syntax(cmd.scenario);
+  auto doc = models::parse_json_text(*text, syntax);
+  if (!doc) {
+    std::cerr << syntax.format(true);
+    return false;
+  }
+  for (const auto& s : cmd.sets)
+    models::apply_override(*doc, s, syntax);
+  const auto base = fs::path(cmd.scenario).parent_path().string();
+  bool ok = true;
+  for (size_t k = 0; k < plan.axes.size(); ++k) {
+    std::set<uint32_t> used;
+    for (const auto& p : plan.points)
+      used.insert(p.choice[k]);
+    // Values failing the same way (a pointer that does not exist fails them all) are named in one message.
+    std::vector<std::pair<std::string, std::vector<std::string>>> failures;
+    for (const uint32_t v : used) {
+      Json d = *doc;
+      models::Diagnostics diag(cmd.scenario);
+      models::apply_override(d, assignment(plan.axes[k], v), diag);
+      auto parsed = models::parse_scenario(std::move(d), cmd.scenario, base.empty() ? "." : base);
+      for (const auto& item : parsed.diagnostics.items())
+        diag.add(item);
+      if (!diag.has_errors())
+        continue;
+      std::string text;
+      for (const auto& item : diag.items())
+        if (!item.warning)
+          text += item.pointer + ": " + item.message + "\n";
+      const auto it = std::find_if(failures.begin(), failures.end(), [&](const auto& f) { return f.first == text; });
+      (it == failures.end() ? failures.emplace_back(text, std::vector<std::string>{}) : *it)
+          .second.push_back(plan.axes[k].values[v].dump());
+    }
+    for (const auto& [text, values] : failures) {
+      ok = false;
+      std::string which = values.front();
+      for (size_t i = 1; i < values.size() && i < 8; ++i)
+        which += (i + 1 == values.size() ? " and " : ", ") + values[i];
+      if (values.size() > 8)
+        which += " and " + std::to_string(values.size() - 8) + " more";
+      std::cerr << "aisim: --vary " << plan.axes[k].spec << ": " << (values.size() == 1 ? "the value " : "the values ")
+                << which << (values.size() == 1 ? " does" : " do") << " not make a valid scenario:\n";
+      size_t start = 0;
+      while (start < text.size()) {
+        const auto end = text.find('\n', start);
+        std::cerr << "  " << cmd.scenario << ":" << text.substr(start, end - start) << "\n";
+        start = end + 1;
+      }
+    }
+  }
+  return ok;
+}
+
+// The part of sweep.json that --resume requires to be the same.
+Json run_identity(const SweepCommand& cmd, const SweepPlan& plan) {
+  return Json{{"scenario", cmd.scenario},
+              {"sets", cmd.sets},
+              {"seed", cmd.seed >= 0 ? Json(cmd.seed) : Json(nullptr)},
+              {"replicas", cmd.replicas},
+              {"plan", plan_json(plan)}};
+}
+
+Json sweep_document(const SweepCommand& cmd, const SweepPlan& plan, const std::vector<SweepRow>& rows,
+                    const std::vector<std::string>& objectives, double wall_s, const std::string& state) {
+  Json doc{{"schema_version", 1}, {"kind", "sweep"}, {"state", state}};
+  doc["run"] = run_identity(cmd, plan);
+  doc["description"] = plan.description;
+  doc["provenance"] = {{"aisim_version", kAisimVersion}, {"git_commit", kGitCommit}};
+  Json metrics = Json::array();
+  for (const auto& m : sweep_metrics(cmd.replicas > 0))
+    metrics.push_back({{"column", m.column},
+                       {"label", m.label},
+                       {"better", m.better == Better::higher  ? "higher"
+                                  : m.better == Better::lower ? "lower"
+                                                              : "neither"}});
+  doc["metrics"] = std::move(metrics);
+  doc["pareto_objectives"] = objectives;
+  Json points = Json::array();
+  for (size_t i = 0; i < plan.points.size(); ++i) {
+    const auto& r = rows[i];
+    Json values = Json::object();
+    for (size_t k = 0; k < plan.axes.size(); ++k)
+      values[plan.axes[k].pointer] = plan.axes[k].values[plan.points[i].choice[k]];
+    Json p{{"point", i + 1},
+           {"folder", r.folder},
+           {"values", std::move(values)},
+           {"status", r.status},
+           {"outcome", r.outcome}};
+    p["error"] = r.error.empty() ? Json(nullptr) : Json(r.error);
+    Json m = Json::object();
+    for (const auto& [k, v] : r.metrics)
+      m[k] = v;
+    p["metrics"] = std::move(m);
+    p["pareto"] = r.pareto;
+    p["wall_s"] = r.wall_s;
+    points.push_back(std::move(p));
+  }
+  doc["points"] = std::move(points);
+  doc["wall_s"] = wall_s;
+  return doc;
+}
+
+std::string pct(double f) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f %%", 100 * f);
+  return buf;
+}
+
+std::string summary(const SweepCommand& cmd, const SweepPlan& plan, const std::vector<SweepRow>& rows,
+                    const std::vector<std::string>& objectives, const fs::path& out, double wall_s, int jobs,
+                    size_t ran) {
+  size_t ok = 0, failed = 0, not_run = 0;
+  for (const auto& r : rows)
+    (r.status == "ok" ? ok : r.status == "failed" ? failed : not_run) += 1;
+  std::string o = "sweep of " + cmd.scenario + ": " + plan.description + "\n";
+  o += std::to_string(ok) + " finished, " + std::to_string(failed) + " failed" +
+       (not_run ? ", " + std::to_string(not_run) + " not run" : "") + " (" + std::to_string(ran) + " run in this call" +
+       (ran < rows.size() ? ", the others resumed" : "") + ") in " + models::format_duration(models::Seconds(wall_s)) +
+       " on " + std::to_string(jobs) + " worker" + (jobs == 1 ? "" : "s") + "\n\n";
+  // The points worth reading: all of a small sweep, the front of a large one.
+  const bool all = rows.size() <= 20;
+  o += all ? "points (* on the Pareto front of " : "the Pareto front of ";
+  o += objectives.size() > 2 ? "utilization, cost and expected loss" : "utilization and cost";
+  o += all ? "):\n" : ":\n";
+  std::vector<std::string> header{"point"};
+  for (const auto& a : plan.axes)
+    header.push_back(a.pointer + (a.unit && !a.unit->empty() ? " [" + *a.unit + "]" : ""));
+  header.insert(header.end(), {"GPU util", "cost", "ckpt p99", "status"});
+  std::vector<std::vector<std::string>> table{header};
+  size_t shown = 0;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const auto& r = rows[i];
+    if (!all && !r.pareto)
+      continue;
+    if (++shown > 40) {
+      table.push_back({"...", "", "", "", ""});
+      break;
+    }
+    std::vector<std::string> line{std::to_string(i + 1) + (r.pareto ? "*" : "")};
+    for (size_t k = 0; k < plan.axes.size(); ++k)
+      line.push_back(axis_label(plan.axes[k], plan.points[i].choice[k]));
+    const auto get = [&](const char* c) -> std::optional<double> {
+      const auto it = r.metrics.find(c);
+      return it == r.metrics.end() ? std::nullopt : std::optional<double>(it->second);
+    };
+    line.push_back(get("gpu_utilization_fraction") ? pct(*get("gpu_utilization_fraction")) : "-");
+    line.push_back(get("total_usd") ? models::format_money(models::Dollars(*get("total_usd"))) : "-");
+    line.push_back(
+        get("checkpoint_write_p99_s") ? models::format_duration(models::Seconds(*get("checkpoint_write_p99_s"))) : "-");
+    line.push_back(r.status == "ok" ? "ok" : r.outcome + (r.error.empty() ? "" : ": " + r.error));
+    table.push_back(std::move(line));
+  }
+  std::vector<size_t> width(header.size(), 0);
+  for (const auto& line : table)
+    for (size_t c = 0; c + 1 < line.size() && c < width.size(); ++c)
+      width[c] = std::max(width[c], line[c].size());
+  for (const auto& line : table) {
+    std::string l = " ";
+    for (size_t c = 0; c < line.size(); ++c) {
+      const bool last = c + 1 == line.size();
+      l += " " + (last ? line[c] : std::string(width[c] - std::min(width[c], line[c].size()), ' ') + line[c]);
+    }
+    o += l + "\n";
+  }
+  o += "\nsweep.csv: " + (out / "sweep.csv").string() + "\nsweep.json: " + (out / "sweep.json").string() + "\n";
+  return o;
+}
+
+} // namespace
+
+int sweep_command(const SweepCommand& cmd) {
+  const auto started = std::chrono::steady_clock::now();
+  std::vector<SweepAxis> axes;
+  std::set<std::string> pointers;
+  for (const auto& v : cmd.vary) {
+    std::string error;
+    auto axis = parse_vary(v, &error);
+    if (!axis) {
+      std::cerr << "aisim: " << error << "\n";
+      return 2;
+    }
+    if (!pointers.insert(axis->pointer).second) {
+      std::cerr << "aisim: --vary " << v << ": " << axis->pointer << " is varied twice (one --vary per pointer)\n";
+      return 2;
+    }
+    axes.push_back(std::move(*axis));
+  }
+  std::string error;
+  auto sample = parse_sample(cmd.sample, &error);
+  if (!sample) {
+    std::cerr << "aisim: " << error << "\n";
+    return 2;
+  }
+  sample->seed = cmd.sample_seed;
+  const double count = points_to_run(axes, *sample);
+  if (count > kMaxPointsWithoutYes && !cmd.yes) {
+    std::cerr << "aisim: --vary: the sweep has " << models::format_count(count)
+              << " points, more than 1,000,000; pass --yes to run them all, or --sample random:N or latin:N\n";
+    return 2;
+  }
+  auto loaded = models::load_scenario(cmd.scenario, cmd.sets);
+  std::cerr << loaded.diagnostics.format(true);
+  if (!loaded.scenario) {
+    std::cerr << "aisim: " << cmd.scenario << ": the scenario has errors; nothing was run or written\n";
+    return 2;
+  }
+  const SweepPlan plan = plan_sweep(std::move(axes), *sample);
+  if (!check_values(cmd, plan)) {
+    std::cerr << "aisim: nothing was run or written\n";
+    return 2;
+  }
+
+  const fs::path out = cmd.out_dir.empty() ? fs::path("results") / (fs::path(cmd.scenario).stem().string() + "-sweep")
+                                           : fs::path(cmd.out_dir);
+  const fs::path doc_path = out / "sweep.json";
+  const Json identity = run_identity(cmd, plan);
+  if (cmd.resume) {
+    std::string why;
+    const auto text = models::read_text_file(doc_path.string(), &why);
+    Json stored;
+    if (text)
+      stored = Json::parse(*text, nullptr, false);
+    if (!text || stored.is_discarded() || !stored.contains("run")) {
+      std::cerr << "aisim: --resume: " << out.string() << " holds no sweep to resume (no readable sweep.json)\n";
+      return 2;
+    }
+    if (stored["run"] != identity) {
+      std::cerr << "aisim: --resume: the sweep in " << out.string()
+                << " was started with another scenario, --set, --seed, --replicas, --vary or --sample; run it with "
+                   "the same arguments, or use another --out\n";
+      return 2;
+    }
+  } else if (fs::exists(doc_path)) {
+    std::cerr << "aisim: " << out.string()
+              << " already holds a sweep (sweep.json); --resume finishes it, or choose another --out\n";
+    return 2;
+  }
+  std::error_code ec;
+  fs::create_directories(out / "points", ec);
+  if (ec) {
+    std::cerr << "aisim: cannot create output folder " << out.string() << ": " << ec.message() << "\n";
+    return 2;
+  }
+
+  const size_t n = plan.points.size();
+  std::vector<SweepRow> rows(n);
+  std::vector<bool> done(n, false);
+  size_t already = 0;
+  for (size_t i = 0; i < n; ++i) {
+    rows[i].folder = point_folder(i);
+    rows[i].status = "not_run";
+    rows[i].outcome = "not run";
+    const fs::path dir = out / rows[i].folder;
+    if (cmd.resume) {
+      const Json r = read_results(dir.string());
+      if (!r.is_discarded() && !r.is_null()) {
+        rows[i].status = "ok";
+        rows[i].outcome = "finished";
+        rows[i].metrics = headline_metrics(r);
+        done[i] = true;
+        ++already;
+        continue;
+      }
+    }
+    fs::remove_all(dir, ec); // a stale or half-made point must not pass for this run's
+    fs::create_directories(dir, ec);
+  }
+  // The plan goes down first, so a sweep killed at any moment can be resumed.
+  write_file_atomically(doc_path.string(),
+                        sweep_document(cmd, plan, rows, pareto_objectives(rows), 0, "running").dump(2) + "\n");
+
+  const std::string exe = self_executable(cmd.self);
+  const unsigned long long base_seed =
+      cmd.seed >= 0 ? static_cast<unsigned long long>(cmd.seed) : loaded.scenario->simulation.seed;
+  const size_t per_point = cmd.replicas > 0 ? static_cast<size_t>(cmd.replicas) : 1;
+  std::vector<ChildSpec> specs;
+  std::vector<std::pair<size_t, size_t>> owner; // spec -> (point, replica)
+  std::vector<std::vector<ReplicaRun>> replica_runs(n);
+  for (size_t i = 0; i < n; ++i) {
+    if (done[i])
+      continue;
+    std::vector<std::string> sets = cmd.sets;
+    for (size_t k = 0; k < plan.axes.size(); ++k)
+      sets.push_back(assignment(plan.axes[k], plan.points[i].choice[k]));
+    if (cmd.replicas > 0)
+      replica_runs[i].resize(per_point);
+    for (size_t r = 0; r < per_point; ++r) {
+      fs::path dir = out / rows[i].folder;
+      std::vector<std::string> argv{exe, "run", cmd.scenario, "--progress", "none"};
+      if (cmd.replicas > 0) {
+        char name[32];
+        std::snprintf(name, sizeof name, "replica-%04zu", r + 1);
+        dir /= name;
+        fs::create_directories(dir, ec);
+        auto& rr = replica_runs[i][r];
+        rr.seed = base_seed + r;
+        rr.folder = dir.string();
+        argv.insert(argv.end(), {"--seed", std::to_string(rr.seed)});
+      } else if (cmd.seed >= 0) {
+        argv.insert(argv.end(), {"--seed", std::to_string(cmd.seed)});
+      }
+      argv.insert(argv.end(), {"--out", dir.string()});
+      for (const auto& s : sets)
+        argv.insert(argv.end(), {"--set", s});
+      specs.push_back({std::move(argv), (dir / "run.log").string()});
+      owner.emplace_back(i, r);
+    }
+  }
+
+  const int jobs = cmd.jobs > 0 ? cmd.jobs : default_jobs();
+  SweepProgress progress(cmd.progress, n, already, jobs);
+  std::vector<size_t> left(n, per_point);
+  std::vector<std::string> first_error(n);
+  std::vector<double> wall(n, 0.0);
+  std::vector<std::string> outcome(n);
+  const auto pool = run_pool(specs, jobs, [&](size_t s, const ChildResult& c) {
+    const auto [i, r] = owner[s];
+    const fs::path dir = cmd.replicas > 0 ? fs::path(replica_runs[i][r].folder) : out / rows[i].folder;
+    wall[i] += c.wall_s;
+    Json result;
+    if (c.ok())
+      result = read_results(dir.string());
+    const bool ok = c.ok() && !result.is_discarded() && !result.is_null();
+    if (!ok && first_error[i].empty()) {
+      outcome[i] = c.ok() ? "exited 0 without a readable results.json" : c.describe();
+      first_error[i] = log_error(dir / "run.log");
+    }
+    if (cmd.replicas > 0) {
+      auto& rr = replica_runs[i][r];
+      rr.ok = ok;
+      rr.outcome = ok ? "finished" : c.describe();
+      if (ok)
+        rr.results = std::move(result);
+    } else if (ok) {
+      rows[i].metrics = headline_metrics(result);
+    }
+    if (--left[i] > 0)
+      return;
+    auto& row = rows[i];
+    row.wall_s = wall[i];
+    bool point_ok = ok;
+    if (cmd.replicas > 0) {
+      // A replica set is usable when some replica finished; the ones that did not are named in its results.json.
+      point_ok = std::any_of(replica_runs[i].begin(), replica_runs[i].end(), [](const auto& x) { return x.ok; });
+      if (point_ok) {
+        const Json agg = aggregate_replicas(replica_runs[i], false);
+        write_file_atomically((out / row.folder / "results.json").string(), agg.dump(2) + "\n");
+        row.metrics = headline_metrics(agg);
+      }
+    }
+    row.status = point_ok ? "ok" : "failed";
+    row.outcome = point_ok ? "finished" : outcome[i];
+    row.error = point_ok ? "" : first_error[i];
+    progress.point_done(i, row);
+  });
+  progress.finish();
+  for (size_t s = 0; s < specs.size(); ++s) {
+    const size_t i = owner[s].first;
+    if (rows[i].status == "not_run" && pool.interrupted)
+      rows[i].outcome = "not run (interrupted)";
+  }
+  const auto objectives = pareto_objectives(rows);
+  mark_pareto(rows, objectives);
+  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  write_file_atomically((out / "sweep.csv").string(), sweep_csv(plan, rows, cmd.replicas > 0));
+  write_file_atomically(
+      doc_path.string(),
+      sweep_document(cmd, plan, rows, objectives, wall_s, pool.interrupted ? "interrupted" : "finished").dump(2) +
+          "\n");
+  const size_t ran = n - already;
+  if (cmd.progress == ProgressMode::jsonl)
+    std::printf("%s\n",
+                Json{{"type", "done"}, {"sweep_csv", (out / "sweep.csv").string()}, {"sweep_json", doc_path.string()}}
+                    .dump()
+                    .c_str());
+  else
+    std::fputs(summary(cmd, plan, rows, objectives, out, wall_s, jobs, ran).c_str(), stdout);
+  if (pool.interrupted)
+    return 130;
+  const bool all_ok = std::all_of(rows.begin(), rows.end(), [](const auto& r) { return r.status == "ok"; });
+  return all_ok ? 0 : 1;
+}
+
+} // namespace aisim::sim

@@ -1,0 +1,107 @@
+# `aisim sweep`: a grid and a Latin sample of default.json, each point an ordinary run (its results the very ones
+# `aisim run --set` gives), sweep.csv one row per point in plain decimals, and bad input refused with exit 2 and
+# nothing written.
+set(base --set /simulation/duration=1d --progress none -j 2)
+file(REMOVE_RECURSE "${OUT}")
+execute_process(COMMAND "${AISIM}" sweep "${SCENARIO}" --vary /storage/hot/enclosures=2,4
+                        --vary /workloads/0/checkpoint/interval=15min..1h:x2 ${base} --out "${OUT}/grid"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "grid sweep: exit ${rc}\n${out}\n${err}")
+endif()
+foreach(want "grid of 2 x 3 = 6 points" "6 finished, 0 failed" "Pareto front" "sweep.csv: ")
+  string(FIND "${out}" "${want}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "the sweep's summary lacks \"${want}\":\n${out}")
+  endif()
+endforeach()
+file(STRINGS "${OUT}/grid/sweep.csv" rows)
+list(LENGTH rows n)
+if(NOT n EQUAL 7)
+  message(FATAL_ERROR "sweep.csv: expected a header and 6 rows, got ${n}:\n${rows}")
+endif()
+list(GET rows 0 header)
+if(NOT header MATCHES "^point,status,/storage/hot/enclosures,/workloads/0/checkpoint/interval \\[min\\],gpu_utilization_fraction,.*total_usd.*,pareto,error$")
+  message(FATAL_ERROR "sweep.csv header: ${header}")
+endif()
+list(GET rows 6 last)
+if(NOT last MATCHES "^6,ok,4,60,0\\.9[0-9]+,")
+  message(FATAL_ERROR "sweep.csv's last row is not point 6 (4 enclosures, 60 min) with its utilization: ${last}")
+endif()
+string(REGEX MATCH "[0-9]e[-+]?[0-9]" exponent "${rows}")
+if(exponent)
+  message(FATAL_ERROR "sweep.csv holds a number with an exponent (${exponent}); plain decimals expected")
+endif()
+string(FIND "${rows}" ",1," front)
+if(front EQUAL -1)
+  message(FATAL_ERROR "no point of the grid is marked on the Pareto front")
+endif()
+# Point 6 is an ordinary run: the same results as `aisim run` with the same --set, and within the contract.
+execute_process(COMMAND "${AISIM}" run "${SCENARIO}" --set /simulation/duration=1d --set /storage/hot/enclosures=4
+                        --set /workloads/0/checkpoint/interval=60min --out "${OUT}/alone" --progress none
+                RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the run alone: exit ${rc}\n${err}")
+endif()
+foreach(args "same;${OUT}/grid/points/point-000006/results.json;${OUT}/alone/results.json"
+             "contract;${OUT}/grid/points/point-000006/results.json")
+  execute_process(COMMAND "${CHECK}" ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "point 6 against `aisim run`: ${args}\n${out}")
+  endif()
+endforeach()
+file(READ "${OUT}/grid/sweep.json" doc)
+string(JSON state GET "${doc}" state)
+string(JSON npoints LENGTH "${doc}" points)
+string(JSON v6 GET "${doc}" points 5 values /workloads/0/checkpoint/interval)
+if(NOT state STREQUAL "finished" OR NOT npoints EQUAL 6 OR NOT v6 STREQUAL "60min")
+  message(FATAL_ERROR "sweep.json: state ${state}, ${npoints} points, point 6's interval ${v6}")
+endif()
+# A second sweep into the same folder is refused: --resume finishes a sweep, nothing overwrites one.
+execute_process(COMMAND "${AISIM}" sweep "${SCENARIO}" --vary /storage/hot/enclosures=2 ${base} --out "${OUT}/grid"
+                RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "already holds a sweep")
+  message(FATAL_ERROR "a second sweep into the same folder: exit ${rc}\n${err}")
+endif()
+
+# A Latin sample: 4 points of a 11 x 5 grid, reproducible from its seed.
+foreach(run a b)
+  execute_process(COMMAND "${AISIM}" sweep "${SCENARIO}" --vary /storage/hot/enclosures=2..12:1
+                          --vary /workloads/0/checkpoint/interval=10min..4h:x2 --sample latin:4 --sample-seed 7
+                          ${base} --out "${OUT}/latin-${run}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0 OR NOT out MATCHES "latin sample of 4 from a grid of 55 \\(seed 7\\)")
+    message(FATAL_ERROR "latin sample: exit ${rc}\n${out}\n${err}")
+  endif()
+endforeach()
+execute_process(COMMAND "${CMAKE_COMMAND}" -E compare_files "${OUT}/latin-a/sweep.csv" "${OUT}/latin-b/sweep.csv"
+                RESULT_VARIABLE rc)
+file(STRINGS "${OUT}/latin-a/sweep.csv" rows)
+list(LENGTH rows n)
+if(NOT rc EQUAL 0 OR NOT n EQUAL 5)
+  message(FATAL_ERROR "the same Latin sample twice: different files, or not 4 rows (${n})")
+endif()
+
+# Bad input: exit 2, the flag named, nothing written.
+set(cases
+    "/storage/hot/enclosuers=2,4|did you mean \"enclosures\""
+    "/storage/hot/port_speed=400GB,800GB|a rate needs"
+    "/storage/hot/enclosures=8..2:1|empty range"
+    "/storage/hot/port_speed=100Gbps..1TB:x2|do not convert"
+    "/storage/hot/enclosures=1..1000:1~--vary~/workloads/0/checkpoint/interval=1..1001:1|more than 1,000,000")
+foreach(c ${cases})
+  string(REPLACE "|" ";" parts "${c}") # VARY~MORE ARGS|MESSAGE
+  string(REPLACE "~" ";" parts "${parts}")
+  list(GET parts -1 want)
+  list(REMOVE_AT parts -1)
+  file(REMOVE_RECURSE "${OUT}/bad")
+  execute_process(COMMAND "${AISIM}" sweep "${SCENARIO}" --vary ${parts} --out "${OUT}/bad" RESULT_VARIABLE rc
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 2 OR EXISTS "${OUT}/bad")
+    message(FATAL_ERROR "--vary ${parts}: expected exit 2 and nothing written, got ${rc}\n${err}")
+  endif()
+  string(FIND "${err}" "${want}" at)
+  string(FIND "${err}" "--vary" flag)
+  if(at EQUAL -1 OR flag EQUAL -1)
+    message(FATAL_ERROR "--vary ${parts}: the message does not name the flag and say \"${want}\":\n${err}")
+  endif()
+endforeach()
