@@ -5,7 +5,7 @@
 #include "sim/cli/run_command.hpp"
 #include "sim/cli/sweep_command.hpp"
 #include "sim/cli/validate_command.hpp"
-#include "sim/executor/process_pool.hpp"
+#include "sim/executor/distributed.hpp"
 #include "sim/results/version_info.hpp"
 
 #include <CLI/CLI.hpp>
@@ -48,6 +48,9 @@ int cli_main(int argc, char** argv) {
       ->add_option("--trace-max-events", run.trace_max_events,
                    "Past this many events the trace merges each track's events per stretch of time (default 200000)")
       ->check(CLI::Range(static_cast<std::size_t>(10), static_cast<std::size_t>(100000000)));
+  run_cmd->add_flag("--no-report", run.no_report,
+                    "Do not write report.html (`aisim report DIR` renders it later from results.json and "
+                    "timeseries.csv)");
   run_cmd
       ->add_option("--progress", progress,
                    "Progress: auto (a bar on a terminal), none, or jsonl (one JSON line per update)")
@@ -171,5 +174,11 @@ int cli_main(int argc, char** argv) {
 int main(int argc, char** argv) {
   // Replicas, validation runs and sweeps are this program again: forked from here, they skip its start-up.
   aisim::sim::set_in_process_entry(cli_main, aisim::sim::self_executable(argv[0]));
-  return cli_main(argc, argv);
+  // Under mpirun, rank 0 runs the command and the other ranks run its runs (sim/executor/distributed.hpp).
+  const auto& world = aisim::sim::mpi_world();
+  if (world.rank > 0)
+    return aisim::sim::serve_runs();
+  const int rc = cli_main(argc, argv);
+  aisim::sim::finish_runs();
+  return rc;
 }

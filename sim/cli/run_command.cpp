@@ -52,14 +52,18 @@ int run_command(const RunCommand& cmd) {
     write_file_atomically(cmd.trace,
                           build_trace(sc, run, cmd.trace_max_events > 0 ? cmd.trace_max_events : kTraceMaxEvents));
   // The page is rendered from what was just written, as `aisim report` renders the folder's files later.
-  const std::string report_path = (std::filesystem::path(out_dir) / "report.html").string();
-  write_report(results, csv, report_path);
+  const std::string report_path = cmd.no_report ? "" : (std::filesystem::path(out_dir) / "report.html").string();
+  if (!cmd.no_report)
+    write_report(results, csv, report_path);
   if (cmd.progress == ProgressMode::jsonl) {
-    models::Json done{{"type", "done"}, {"results", results_path}, {"report", report_path}};
+    models::Json done{{"type", "done"}, {"results", results_path}};
+    if (!cmd.no_report)
+      done["report"] = report_path;
     std::printf("%s\n", done.dump().c_str());
   } else {
     std::fputs(format_summary(results, results_path).c_str(), stdout);
-    std::printf("report: %s\n", report_path.c_str());
+    if (!cmd.no_report)
+      std::printf("report: %s\n", report_path.c_str());
   }
   return 0;
 }

@@ -21,6 +21,7 @@ struct RunCommand {
   std::string self;  // argv[0], to find the executable for the replicas
   std::string trace; // non-empty: write the run's Chrome/Perfetto trace there
   std::size_t trace_max_events = 0; // 0: the default bound (sim/results/trace.hpp)
+  bool no_report = false;           // skip report.html (`aisim report DIR` renders it later from the files)
 };
 
 int run_command(const RunCommand& cmd);

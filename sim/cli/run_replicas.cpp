@@ -1,6 +1,6 @@
 #include "sim/cli/run_command.hpp"
 
-#include "sim/executor/process_pool.hpp"
+#include "sim/executor/distributed.hpp"
 #include "sim/results/replicas.hpp"
 #include "sim/results/results.hpp"
 
@@ -47,17 +47,18 @@ int run_replicas(const RunCommand& cmd) {
     r.folder = dir.string();
     ChildSpec spec{
         {exe, "run", cmd.scenario, "--out", dir.string(), "--progress", "none", "--seed", std::to_string(r.seed)},
-        (dir / "run.log").string()};
+        (dir / "run.log").string(),
+        dir.string()};
     for (const auto& s : cmd.sets) {
       spec.argv.push_back("--set");
       spec.argv.push_back(s);
     }
     specs.push_back(std::move(spec));
   }
-  const int jobs = cmd.jobs > 0 ? cmd.jobs : default_jobs();
+  const int jobs = cmd.jobs > 0 ? cmd.jobs : default_runs_at_once();
   const bool tell = cmd.progress == ProgressMode::jsonl || (cmd.progress == ProgressMode::automatic && isatty(2));
   size_t done = 0;
-  const auto outcome = run_pool(specs, jobs, [&](size_t i, const ChildResult& c) {
+  const auto outcome = run_many(specs, jobs, [&](size_t i, const ChildResult& c) {
     ++done;
     // Read while the other replicas still run, so the set's tail is not spent parsing.
     if (c.ok())

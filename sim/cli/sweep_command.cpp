@@ -1,6 +1,6 @@
 #include "sim/cli/sweep_command.hpp"
 
-#include "sim/executor/process_pool.hpp"
+#include "sim/executor/distributed.hpp"
 #include "sim/results/replicas.hpp"
 #include "sim/results/results.hpp"
 #include "sim/results/version_info.hpp"
@@ -415,7 +415,7 @@ int sweep_command(const SweepCommand& cmd) {
       replica_runs[i].resize(per_point);
     for (size_t r = 0; r < per_point; ++r) {
       fs::path dir = out / rows[i].folder;
-      std::vector<std::string> argv{exe, "run", cmd.scenario, "--progress", "none"};
+      std::vector<std::string> argv{exe, "run", cmd.scenario, "--progress", "none", "--no-report"};
       if (cmd.replicas > 0) {
         char name[32];
         std::snprintf(name, sizeof name, "replica-%04zu", r + 1);
@@ -431,18 +431,18 @@ int sweep_command(const SweepCommand& cmd) {
       argv.insert(argv.end(), {"--out", dir.string()});
       for (const auto& s : sets)
         argv.insert(argv.end(), {"--set", s});
-      specs.push_back({std::move(argv), (dir / "run.log").string()});
+      specs.push_back({std::move(argv), (dir / "run.log").string(), dir.string()});
       owner.emplace_back(i, r);
     }
   }
 
-  const int jobs = cmd.jobs > 0 ? cmd.jobs : default_jobs();
+  const int jobs = cmd.jobs > 0 ? cmd.jobs : default_runs_at_once();
   SweepProgress progress(cmd.progress, n, already, jobs);
   std::vector<size_t> left(n, per_point);
   std::vector<std::string> first_error(n);
   std::vector<double> wall(n, 0.0);
   std::vector<std::string> outcome(n);
-  const auto pool = run_pool(specs, jobs, [&](size_t s, const ChildResult& c) {
+  const auto pool = run_many(specs, jobs, [&](size_t s, const ChildResult& c) {
     const auto [i, r] = owner[s];
     const fs::path dir = cmd.replicas > 0 ? fs::path(replica_runs[i][r].folder) : out / rows[i].folder;
     wall[i] += c.wall_s;

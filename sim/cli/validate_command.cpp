@@ -1,6 +1,6 @@
 #include "sim/cli/validate_command.hpp"
 
-#include "sim/executor/process_pool.hpp"
+#include "sim/executor/distributed.hpp"
 
 #include "sim/results/results.hpp"
 #include "sim/sweep/grid_optimum.hpp"
@@ -303,7 +303,8 @@ std::optional<Case> read_case(const fs::path& dir, models::Diagnostics& diag) {
 ChildSpec case_run(const std::string& exe, const Case& c, const fs::path& out_dir,
                    const std::vector<std::string>& extra) {
   ChildSpec spec{{exe, "run", c.scenario.string(), "--out", out_dir.string(), "--progress", "none"},
-                 (out_dir / "run.log").string()};
+                 (out_dir / "run.log").string(),
+                 out_dir.string()};
   for (const auto* sets : {&c.sets, &extra})
     for (const auto& s : *sets) {
       spec.argv.push_back("--set");
@@ -313,7 +314,7 @@ ChildSpec case_run(const std::string& exe, const Case& c, const fs::path& out_di
 }
 
 int run_case(const std::string& exe, const Case& c, const fs::path& out_dir, const std::vector<std::string>& extra) {
-  const auto outcome = run_pool({case_run(exe, c, out_dir, extra)}, 1);
+  const auto outcome = run_many({case_run(exe, c, out_dir, extra)}, 1);
   const auto& r = outcome.children.front();
   return r.finished && r.signal == 0 ? r.exit_code : -1;
 }
@@ -446,7 +447,7 @@ Outcome run_optimum(const std::string& exe, const Case& c, const Check& k, const
       spec.argv.insert(spec.argv.end(), {"--seed", std::to_string(seed)});
       specs.push_back(std::move(spec));
     }
-  const auto pool = run_pool(specs, default_jobs());
+  const auto pool = run_many(specs, default_runs_at_once());
   Outcome o;
   std::vector<double> means;
   o.detail = "    " + std::to_string(opt.values.size()) + " values x " + std::to_string(opt.replicas) +

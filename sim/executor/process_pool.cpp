@@ -120,7 +120,8 @@ std::string ChildResult::describe() const {
 }
 
 PoolOutcome run_pool(const std::vector<ChildSpec>& specs, int jobs,
-                     const std::function<void(size_t, const ChildResult&)>& on_done) {
+                     const std::function<void(size_t, const ChildResult&)>& on_done,
+                     const std::function<void()>& idle) {
   PoolOutcome out;
   out.children.resize(specs.size());
   const StopSignals signals;
@@ -157,14 +158,21 @@ PoolOutcome run_pool(const std::vector<ChildSpec>& specs, int jobs,
     }
     if (g_stop)
       break;
-    if (running.empty())
+    if (running.empty()) {
+      if (idle)
+        idle();
       continue;
+    }
     int status = 0;
-    const pid_t pid = waitpid(-1, &status, 0);
-    if (pid > 0)
+    const pid_t pid = waitpid(-1, &status, idle ? WNOHANG : 0);
+    if (pid > 0) {
       reap(pid, status, false);
-    else if (errno == ECHILD)
+    } else if (pid == 0) {
+      idle();
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    } else if (errno == ECHILD) {
       break;
+    }
   }
   if (g_stop) {
     out.interrupted = true;

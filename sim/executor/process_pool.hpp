@@ -12,6 +12,7 @@ namespace aisim::sim {
 struct ChildSpec {
   std::vector<std::string> argv; // argv[0] is the executable
   std::string log_path;          // stdout and stderr go here (truncated first)
+  std::string out_dir;           // the folder the run writes (default: the log's); what another machine sends back
 };
 
 struct ChildResult {
@@ -32,9 +33,11 @@ struct PoolOutcome {
 // Starts the children in order, keeping at most `jobs` running, and waits for them all. `on_done(i, result)` runs
 // in the parent as each child ends (in the order they end). While it runs, SIGINT and SIGTERM stop the pool: no new
 // child starts, the running ones get SIGTERM, and it returns with `interrupted` set (the previous handlers are back
-// in place afterwards).
+// in place afterwards). With `idle`, the pool polls its children every 2 ms instead of blocking, and calls `idle`
+// between polls (rank 0 of an MPI sweep takes the other ranks' reports there).
 PoolOutcome run_pool(const std::vector<ChildSpec>& specs, int jobs,
-                     const std::function<void(size_t, const ChildResult&)>& on_done = {});
+                     const std::function<void(size_t, const ChildResult&)>& on_done = {},
+                     const std::function<void()>& idle = {});
 
 // Children that would exec `executable` (this program) run `entry(argc, argv)` in a fork of the pool's process
 // instead: the same code with the same arguments, without paying the program's start-up again (about 35 ms, most of

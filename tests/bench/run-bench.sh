@@ -47,3 +47,42 @@ printf '%-26s %9s %9s %9s\n' replicas serial_s parallel_s speedup
   --out "$out/replicas-j2" --progress none > /dev/null
 awk -v a="$(cat "$out/replicas-j1.time")" -v b="$(cat "$out/replicas-j2.time")" 'BEGIN {
   printf "%-26s %9.2f %9.2f %9.2f\n", "failures.json x8, -j 2", a, b, (b > 0 ? a / b : 0) }'
+
+# Sweeps: 1,000 points of scenarios/default.json cut to one simulated day (10 enclosure counts x 100 checkpoint
+# intervals), on 1 and 2 local workers and on 1 and 2 MPI ranks. Goals on 2 cores: at most 30 s, and at least 1.8x
+# faster with 2 workers (or ranks) than with 1. Per point: the wall time each run took in its child (fork, parse,
+# simulate, write results.json, timeseries.csv and report.html) and the simulation alone (results' sim.wall_s); the
+# difference is the overhead a point pays beyond simulating.
+echo
+printf '%-26s %9s %9s %9s %14s %14s %14s\n' sweep_1000_points one_s two_s speedup point_ms simulate_ms overhead_ms
+sweep_args=(sweep scenarios/default.json --vary /storage/hot/enclosures=1..10:1
+            --vary /workloads/0/checkpoint/interval=5min..500min:5min --set /simulation/duration=1d --progress none)
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+for how in workers mpi; do
+  for n in 1 2; do
+    rm -rf "$out/sweep-$how-$n"
+    if [ "$how" = workers ]; then
+      cmd=("$aisim" "${sweep_args[@]}" -j "$n")
+    else
+      cmd=(mpirun --oversubscribe -n "$n" "$aisim" "${sweep_args[@]}")
+    fi
+    /usr/bin/time -f '%e' -o "$out/sweep-$how-$n.time" "${cmd[@]}" --out "$out/sweep-$how-$n" > /dev/null
+  done
+  # Per point, from the one-worker sweep: its children's wall times (sweep.json) and the simulations' own.
+  read -r point_ms sim_ms < <(python3 - "$out/sweep-$how-1" <<'PY'
+import json, sys, glob
+d = json.load(open(sys.argv[1] + "/sweep.json"))
+walls = [p["wall_s"] for p in d["points"]]
+sims = [json.load(open(f))["sim"]["wall_s"] for f in glob.glob(sys.argv[1] + "/points/*/results.json")]
+print(1000 * sum(walls) / len(walls), 1000 * sum(sims) / len(sims))
+PY
+)
+  awk -v h="$how" -v a="$(cat "$out/sweep-$how-1.time")" -v b="$(cat "$out/sweep-$how-2.time")" -v p="$point_ms" \
+    -v s="$sim_ms" 'BEGIN { printf "%-26s %9.2f %9.2f %9.2f %14.1f %14.1f %14.1f\n",
+      (h == "workers" ? "-j 1 vs -j 2" : "mpirun -n 1 vs -n 2"), a, b, (b > 0 ? a / b : 0), p, s, p - s }'
+done
+cmp -s "$out/sweep-workers-2/sweep.csv" "$out/sweep-mpi-2/sweep.csv" && echo "(sweep.csv identical on 2 workers and 2 ranks)" ||
+  echo "WARNING: sweep.csv differs between 2 workers and 2 ranks"
+# Starting aisim itself, as a child that is exec'd rather than forked pays it (the GUI's runs, MPI ranks).
+/usr/bin/time -f '%e' -o "$out/start.time" bash -c "for i in \$(seq 20); do '$aisim' --version > /dev/null; done"
+awk -v t="$(cat "$out/start.time")" 'BEGIN { printf "%-26s %9.1f ms each (20 starts)\n", "aisim start-up", t / 20 * 1000 }'

@@ -13,7 +13,7 @@ using namespace aisim::sim;
 namespace fs = std::filesystem;
 
 namespace {
-ChildSpec sh(const std::string& script, const std::string& log = "") { return {{"/bin/sh", "-c", script}, log}; }
+ChildSpec sh(const std::string& script, const std::string& log = "") { return {{"/bin/sh", "-c", script}, log, ""}; }
 } // namespace
 
 TEST_CASE("process pool: every child runs; a crash or a failure is reported, never fatal to the others", "[executor]") {
@@ -23,7 +23,7 @@ TEST_CASE("process pool: every child runs; a crash or a failure is reported, nev
                              sh("kill -9 $$"),
                              sh("echo hello; exit 3", log.string()),
                              sh("exit 0"),
-                             {{"/nonexistent/aisim"}, ""}},
+                             {{"/nonexistent/aisim"}, "", ""}},
                             2, [&](size_t i, const ChildResult&) { order.push_back(i); });
   REQUIRE(out.children.size() == 5);
   CHECK_FALSE(out.interrupted);

@@ -1,0 +1,41 @@
+// Many runs across machines with Open MPI: `mpirun -n R aisim sweep ...` starts R copies of aisim; rank 0 does the
+// command's work and hands each round of runs (a sweep's points, a replica set) to every rank, rank k running the
+// runs whose index is k modulo R in its own process pool and reporting each as it ends; rank 0 gathers. A run
+// that ended on another machine sends its output folder's files, which rank 0 writes where the run would have.
+// Without mpirun (or with one rank) it is run_pool. The results are the same either way: every run is the same
+// `aisim run` with the same arguments; only which process ran it differs.
+#pragma once
+
+#include "sim/executor/process_pool.hpp"
+
+namespace aisim::sim {
+
+struct MpiWorld {
+  bool launched = false; // started by mpirun (or another MPI launcher), even with one rank
+  int rank = 0;
+  int size = 1;
+  bool spread() const { return size > 1; }
+};
+
+// Initializes MPI on the first call when the process was started by an MPI launcher (its environment says so);
+// otherwise a world of one. Call it from the command line's main thread before any run.
+const MpiWorld& mpi_world();
+
+// Ranks above 0: run rank 0's rounds of runs until it says there are no more, then finalize. Returns the exit
+// status for the process.
+int serve_runs();
+
+// Rank 0 when the command is done: tells the other ranks to stop and finalizes. Nothing without MPI.
+void finish_runs();
+
+// The one entry for many runs. Without MPI, run_pool. Under mpirun, a round spread over the ranks, each running
+// at most `jobs` at a time; `on_done` runs on rank 0 as each run ends, wherever it ran. Interrupted when any rank
+// was.
+PoolOutcome run_many(const std::vector<ChildSpec>& specs, int jobs,
+                     const std::function<void(size_t, const ChildResult&)>& on_done = {});
+
+// Runs at once by default: the machine's cores, or one per rank under mpirun (each rank is a worker there; `-j`
+// gives a rank more).
+int default_runs_at_once();
+
+} // namespace aisim::sim
