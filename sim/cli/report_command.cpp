@@ -15,6 +15,16 @@ namespace aisim::sim {
 namespace fs = std::filesystem;
 
 std::string write_folder_report(const std::string& dir, const std::string& out) {
+  // A sweep's folder holds sweep.json (its points have their own folders, rendered one by one).
+  const auto sweep_path = fs::path(dir) / "sweep.json";
+  if (fs::exists(sweep_path) && !fs::exists(fs::path(dir) / "results.json")) {
+    std::ifstream in(sweep_path, std::ios::binary);
+    const auto doc = models::Json::parse(in, nullptr, false);
+    if (doc.is_discarded() || doc.value("kind", "") != "sweep" || !doc.contains("points") || !doc["points"].is_array())
+      return sweep_path.string() + ": not a sweep document that aisim wrote (expected \"kind\": \"sweep\")";
+    write_file_atomically(out.empty() ? (fs::path(dir) / "sweep.html").string() : out, render_sweep(doc));
+    return "";
+  }
   std::string why;
   const auto results = read_results(dir, &why);
   if (results.is_discarded())
@@ -43,7 +53,10 @@ int report_command(const ReportCommand& cmd) {
     std::cerr << "aisim report: " << why << "\n";
     return 2;
   }
-  std::printf("report: %s\n", (cmd.out.empty() ? (fs::path(cmd.dir) / "report.html").string() : cmd.out).c_str());
+  const bool sweep = fs::exists(fs::path(cmd.dir) / "sweep.json") && !fs::exists(fs::path(cmd.dir) / "results.json");
+  std::printf(
+      "report: %s\n",
+      (cmd.out.empty() ? (fs::path(cmd.dir) / (sweep ? "sweep.html" : "report.html")).string() : cmd.out).c_str());
   return 0;
 }
 

@@ -1,6 +1,7 @@
 #include "sim/cli/sweep_command.hpp"
 
 #include "sim/executor/distributed.hpp"
+#include "sim/report/report.hpp"
 #include "sim/results/replicas.hpp"
 #include "sim/results/results.hpp"
 #include "sim/results/version_info.hpp"
@@ -291,7 +292,8 @@ std::string summary(const SweepCommand& cmd, const SweepPlan& plan, const std::v
     }
     o += l + "\n";
   }
-  o += "\nsweep.csv: " + (out / "sweep.csv").string() + "\nsweep.json: " + (out / "sweep.json").string() + "\n";
+  o += "\nsweep.csv: " + (out / "sweep.csv").string() + "\nsweep.json: " + (out / "sweep.json").string() +
+       "\nsweep.html: " + (out / "sweep.html").string() + "\n";
   return o;
 }
 
@@ -492,10 +494,10 @@ int sweep_command(const SweepCommand& cmd) {
   mark_pareto(rows, objectives);
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   write_file_atomically((out / "sweep.csv").string(), sweep_csv(plan, rows, cmd.replicas > 0));
-  write_file_atomically(
-      doc_path.string(),
-      sweep_document(cmd, plan, rows, objectives, wall_s, pool.interrupted ? "interrupted" : "finished").dump(2) +
-          "\n");
+  const Json doc = sweep_document(cmd, plan, rows, objectives, wall_s, pool.interrupted ? "interrupted" : "finished");
+  write_file_atomically(doc_path.string(), doc.dump(2) + "\n");
+  // The page is rendered from the document just written, as `aisim report DIR` renders the folder's later.
+  write_file_atomically((out / "sweep.html").string(), render_sweep(doc));
   const size_t ran = n - already;
   if (cmd.progress == ProgressMode::jsonl)
     std::printf("%s\n",

@@ -483,8 +483,133 @@
     }
   }
 
+  // ---- a sweep ------------------------------------------------------------------------------------------------
+  // sweep.json as `aisim sweep` wrote it (its points thinned past 20,000, the page says so); the front is aisim's.
+  // Points of a sweep differ in the second decimal of a percent: shown finer than a run's page shows them.
+  function pctFine(v) {
+    if (v === null || v === undefined) return "-";
+    const a = 100 * v;
+    return (Math.abs(a) < 1 && a !== 0 ? String(Number(a.toPrecision(2))) : num(a, 2)) + " %";
+  }
+  function metricFmt(column) {
+    if (column.endsWith("_fraction")) return pctFine;
+    if (column.includes("usd")) return fmt.usd;
+    if (column.endsWith("_bytes")) return fmt.bytes;
+    if (column.endsWith("_s")) return fmt.seconds;
+    return fmt.count;
+  }
+  function sweep(d) {
+    const w = d.sweep, axes = get(w, ["run", "plan", "axes"], []), points = w.points;
+    const metrics = w.metrics.filter((m) => points.some((p) => p.metrics[m.column] !== undefined));
+    const label = (m) => (metrics.find((x) => x.column === m) || {label: words(m)}).label;
+    // An axis's value for people and for a chart: its number where the axis has one unit, else its text.
+    const axisValue = (a, v) => {
+      if (a.unit !== undefined) return typeof v === "number" ? v : parseFloat(v);
+      if (v !== null && typeof v === "object") return v.name || JSON.stringify(v).slice(0, 40);
+      return String(v);
+    };
+    const axisName = (a) => a.pointer + (a.unit ? " [" + a.unit + "]" : "");
+    const axisShort = (a) => a.pointer.slice(a.pointer.lastIndexOf("/") + 1);
+    const where = (p) => axes.map((a) => axisName(a) + " = " + axisValue(a, p.values[a.pointer])).join(", ");
+    root.append(el("h1", {}, "aisim sweep: " + get(w, ["run", "scenario"], "")));
+    root.append(el("div", {class: "meta"}, w.description + (w.state !== "finished" ? " (" + w.state + ")" : "")));
+    const ok = points.filter((p) => p.status === "ok");
+    const failed = points.filter((p) => p.status === "failed");
+    const front = ok.filter((p) => p.pareto).sort((a, b) => a.metrics.total_usd - b.metrics.total_usd);
+    const s0 = section("Summary", d.thinned ? "The sweep has " + num(d.total, 0) + " points; this page carries the " +
+                       "Pareto front and " + num(points.length, 0) + " of them, evenly spread (sweep.csv has all)." :
+                       null);
+    cards(s0, [["points finished", num(ok.length, 0), "of " + num(d.total, 0)],
+               ["points failed", num(failed.length, 0), failed.length ? "listed below" : ""],
+               ["on the Pareto front", num(front.length, 0), w.pareto_objectives.map(label).join(" / ")]]);
+
+    const s1 = section("Pareto front", "Each point is one run. The front (green, joined) holds the points no other " +
+                       "point beats on every objective at once: " + w.pareto_objectives.map(label).join(", ") +
+                       ". Hover a point for its values.");
+    const pt = (p, y) => ({x: p.metrics.total_usd, y: p.metrics[y], point: p});
+    const tip = (y) => ({callbacks: {label: (c) => "point " + c.raw.point.point + " (" + where(c.raw.point) + "): " +
+                                     metricFmt(y)(c.parsed.y) + ", " + fmt.usd(c.parsed.x)}});
+    for (const y of w.pareto_objectives.filter((o) => o !== "total_usd")) {
+      chart(s1, {type: "scatter", data: {datasets: [
+        {label: "Pareto front", data: front.filter((p) => p.metrics[y] !== undefined).map((p) => pt(p, y)),
+         showLine: true, borderColor: STALL_COLORS.compute, backgroundColor: STALL_COLORS.compute, pointRadius: 4},
+        {label: "other points", data: ok.filter((p) => !p.pareto && p.metrics[y] !== undefined).map((p) => pt(p, y)),
+         backgroundColor: PALETTE[0] + "99", pointRadius: 3}]},
+        options: {parsing: {xAxisKey: "x", yAxisKey: "y"}, plugins: {title: {display: true, text: label(y) +
+          " against " + label("total_usd")}, tooltip: tip(y)},
+          scales: {x: {title: {display: true, text: label("total_usd")}, ticks: {callback: (v) => fmt.usd(v)}},
+                   y: {title: {display: true, text: label(y)}, ticks: {callback: (v) => metricFmt(y)(v)}}}}});
+    }
+    const shown = ["gpu_utilization_fraction", "total_usd", "checkpoint_write_p99_s", "expected_loss_usd_per_year",
+                   "serving_p99_s"].filter((m) => metrics.some((x) => x.column === m));
+    const row = (p) => [String(p.point)].concat(axes.map((a) => String(axisValue(a, p.values[a.pointer]))))
+      .concat(shown.map((m) => metricFmt(m)(p.metrics[m])));
+    const numeric = shown.map((_, i) => 1 + axes.length + i);
+    table(s1, ["point"].concat(axes.map(axisName)).concat(shown.map(label)), front.map(row), numeric);
+
+    const s2 = section("Metrics against each parameter", "One chart per varied value and metric; where other values " +
+                       "vary too, one line per combination of them (up to 8; else every point on its own).");
+    const plotted = ["gpu_utilization_fraction", "total_usd", "checkpoint_write_p99_s", "stall_data_fraction",
+                     "stall_checkpoint_fraction", "expected_loss_usd_per_year", "serving_p99_s"]
+      .filter((m) => metrics.some((x) => x.column === m));
+    const grid = el("div", {class: "grid2"});
+    s2.append(grid);
+    axes.forEach((a, k) => {
+      const others = axes.filter((_, j) => j !== k);
+      const key = (p) => others.map((o) => axisShort(o) + " " + axisValue(o, p.values[o.pointer]) +
+                                            (o.unit ? " " + o.unit : "")).join(", ");
+      const groups = new Map();
+      for (const p of ok) {
+        const g = key(p);
+        if (!groups.has(g)) groups.set(g, []);
+        groups.get(g).push(p);
+      }
+      const together = groups.size <= 8;
+      const numericAxis = a.unit !== undefined;
+      const xs = numericAxis ? null : [...new Set(ok.map((p) => axisValue(a, p.values[a.pointer])))];
+      const values = ok.map((p) => axisValue(a, p.values[a.pointer])).filter((v) => typeof v === "number");
+      const logX = numericAxis && values.length && Math.min(...values) > 0 && Math.max(...values) / Math.min(...values) >= 20;
+      for (const m of plotted) {
+        const sets = (together ? [...groups.entries()] : [["every point", ok]]).map(([g, ps], i) => ({
+          label: g || "points", borderColor: PALETTE[i % PALETTE.length], backgroundColor: PALETTE[i % PALETTE.length],
+          showLine: together, pointRadius: together ? 2.5 : 2,
+          data: ps.filter((p) => p.metrics[m] !== undefined)
+            .map((p) => ({x: numericAxis ? axisValue(a, p.values[a.pointer]) : xs.indexOf(axisValue(a, p.values[a.pointer])),
+                          y: p.metrics[m], point: p}))
+            .sort((u, v) => u.x - v.x)}));
+        chart(grid, {type: "scatter", data: {datasets: sets},
+          options: {parsing: {xAxisKey: "x", yAxisKey: "y"},
+            plugins: {title: {display: true, text: label(m) + " against " + axisName(a)},
+                      legend: {display: together && groups.size > 1, position: "right",
+                               labels: {boxWidth: 10, font: {size: 10}}},
+                      tooltip: {callbacks: {label: (c) => "point " + c.raw.point.point + " (" + where(c.raw.point) + "): " +
+                                                          metricFmt(m)(c.parsed.y)}}},
+            scales: {x: {type: logX ? "logarithmic" : "linear", title: {display: true, text: axisName(a)},
+                         ticks: numericAxis ? {} : {stepSize: 1, callback: (v) => xs[v] === undefined ? "" : xs[v]},
+                         min: numericAxis ? undefined : -0.5, max: numericAxis ? undefined : xs.length - 0.5},
+                     y: {title: {display: true, text: label(m)}, ticks: {callback: (v) => metricFmt(m)(v)}}}}});
+      }
+    });
+
+    const s3 = section("All points", (points.length > 500 ? "The first 500 of the points on this page; sweep.csv has " +
+                       "every one. " : "") + "* marks the Pareto front. Point N's own results are in " +
+                       "points/point-00000N/ (`aisim report` on that folder draws its page).");
+    table(s3, ["point", "status"].concat(axes.map(axisName)).concat(shown.map(label)),
+      points.slice(0, 500).map((p) => [String(p.point) + (p.pareto ? " *" : ""),
+        {v: p.status, cls: p.status === "ok" ? "" : "warn"}].concat(axes.map((a) => String(axisValue(a, p.values[a.pointer]))))
+        .concat(shown.map((m) => metricFmt(m)(p.metrics[m])))),
+      shown.map((_, i) => 2 + axes.length + i));
+    if (failed.length) {
+      const s4 = section("Failed points", "Each one's outcome and the error its run printed (its run.log has all).");
+      table(s4, ["point"].concat(axes.map(axisName)).concat(["outcome", "error"]),
+        failed.map((p) => [String(p.point)].concat(axes.map((a) => String(axisValue(a, p.values[a.pointer]))))
+          .concat([p.outcome, p.error || ""])));
+    }
+  }
+
   try {
     if (data.mode === "compare") compare(data);
+    else if (data.mode === "sweep") sweep(data);
     else run(data);
     document.body.setAttribute("data-charts", String(charts.length));
   } catch (e) {

@@ -155,4 +155,21 @@ std::string render_comparison(const Json& comparison, const std::vector<std::pai
   return page("aisim comparison", {{"mode", "compare"}, {"runs", list}, {"comparison", comparison}});
 }
 
+std::string render_sweep(const Json& sweep) {
+  constexpr size_t kMaxPoints = 20000;
+  const auto& points = sweep.at("points");
+  const std::string title = "aisim sweep: " + sweep.value("/run/scenario"_json_pointer, std::string());
+  if (points.size() <= kMaxPoints)
+    return page(title, {{"mode", "sweep"}, {"sweep", sweep}, {"total", points.size()}, {"thinned", false}});
+  // Past what a browser draws comfortably: the front, and an even spread of the rest.
+  Json thin = sweep;
+  Json kept = Json::array();
+  const size_t every = (points.size() + kMaxPoints - 1) / kMaxPoints;
+  for (size_t i = 0; i < points.size(); ++i)
+    if (i % every == 0 || points[i].value("pareto", false))
+      kept.push_back(points[i]);
+  thin["points"] = std::move(kept);
+  return page(title, {{"mode", "sweep"}, {"sweep", thin}, {"total", points.size()}, {"thinned", true}});
+}
+
 } // namespace aisim::sim

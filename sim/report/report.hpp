@@ -25,4 +25,8 @@ std::string render_report(const models::Json& results, const models::Json& times
 std::string render_comparison(const models::Json& comparison,
                               const std::vector<std::pair<std::string, models::Json>>& runs);
 
+// A sweep's page (sweep.html) from its sweep.json: the Pareto front, each metric against each varied value, the
+// points and the failures. Past 20,000 points it carries the front and an even spread of the rest, and says so.
+std::string render_sweep(const models::Json& sweep);
+
 } // namespace aisim::sim

@@ -57,6 +57,11 @@ string(JSON v6 GET "${doc}" points 5 values /workloads/0/checkpoint/interval)
 if(NOT state STREQUAL "finished" OR NOT npoints EQUAL 6 OR NOT v6 STREQUAL "60min")
   message(FATAL_ERROR "sweep.json: state ${state}, ${npoints} points, point 6's interval ${v6}")
 endif()
+file(READ "${OUT}/grid/sweep.html" page LIMIT 200)
+string(FIND "${page}" "<!DOCTYPE html>" at)
+if(NOT at EQUAL 0)
+  message(FATAL_ERROR "no sweep.html beside sweep.json")
+endif()
 # A second sweep into the same folder is refused: --resume finishes a sweep, nothing overwrites one.
 execute_process(COMMAND "${AISIM}" sweep "${SCENARIO}" --vary /storage/hot/enclosures=2 ${base} --out "${OUT}/grid"
                 RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# report.html and compare.html in a real browser (Debian's headless Chromium): runs shipped scenarios, renders their
+# report.html, compare.html and sweep.html in a real browser (Debian's headless Chromium): runs shipped scenarios, renders their
 # pages and a comparison, and checks that every chart drew (a canvas with painted pixels and data behind it), that
 # the console stayed silent (no error, no blocked load), that no network request was made, and that each page has
 # the sections a planner expects. Leaves a screenshot of each page in WORK for people to look at.
@@ -14,6 +14,9 @@ mkdir -p "$work"
 "$aisim" run "$src/scenarios/jbof-vs-array-risk.json" --out "$work/risk" --progress none >/dev/null
 "$aisim" run "$src/scenarios/multi-tier.json" --out "$work/tiers" --progress none >/dev/null
 "$aisim" compare "$work/default" "$work/risk" --out "$work/compare" >/dev/null
+"$aisim" sweep "$src/scenarios/default.json" --vary /storage/hot/enclosures=2..5:1 \
+  --vary /workloads/0/checkpoint/interval=15min..1h:x2 --set /simulation/duration=1d --out "$work/sweep" \
+  --progress none >/dev/null
 
 page_request='_dk_file://|"traffic_annotation":101845102'
 fail=0
@@ -103,6 +106,11 @@ check default report.html "Summary" "GPU utilization over time" "Jobs" "What lim
 check risk report.html "Summary" "Failures" "Risk and placement" "What limits each phase"
 check tiers report.html "Summary" "Storage systems" "What limits each phase"
 check compare compare.html "Side by side"
+check sweep sweep.html "Summary" "Pareto front" "Metrics against each parameter" "All points"
+cp "$work/sweep/sweep.html" "$work/sweep/sweep.first.html"
+"$aisim" report "$work/sweep" >/dev/null
+cmp -s "$work/sweep/sweep.html" "$work/sweep/sweep.first.html" ||
+  { echo "FAIL: aisim report made a different sweep page from the sweep's"; fail=1; }
 # `aisim report` renders a folder again from its files alone: the same page as the run wrote.
 cp "$work/default/report.html" "$work/default/report.first.html"
 "$aisim" report "$work/default" >/dev/null

@@ -88,3 +88,24 @@ TEST_CASE("render_report: one self-contained page; text from results cannot end 
   CHECK(page.find("x</script>") == std::string::npos);
   CHECK(page.find("<title>aisim report: x&lt;/script&gt;") != std::string::npos);
 }
+
+TEST_CASE("render_sweep: a large sweep's page keeps the front and an even spread, and says so", "[report]") {
+  Json sweep{{"kind", "sweep"}, {"run", {{"scenario", "s.json"}}}, {"points", Json::array()}};
+  for (int i = 0; i < 25000; ++i)
+    sweep["points"].push_back({{"point", i + 1}, {"pareto", i == 12345 || i == 24999}, {"metrics", Json::object()}});
+  const std::string page = render_sweep(sweep);
+  const auto start = page.find("<script id=\"aisim-data\" type=\"application/json\">");
+  REQUIRE(start != std::string::npos);
+  const auto body = page.find('>', start) + 1;
+  const Json data = Json::parse(page.substr(body, page.find("</script>", body) - body));
+  CHECK(data["mode"] == "sweep");
+  CHECK(data["thinned"] == true);
+  CHECK(data["total"] == 25000);
+  const auto& kept = data["sweep"]["points"];
+  CHECK(kept.size() <= 20000);
+  CHECK(kept.size() >= 12500);
+  int front = 0;
+  for (const auto& p : kept)
+    front += p["pareto"].get<bool>();
+  CHECK(front == 2);
+}
