@@ -238,15 +238,16 @@ std::string pct(double f) {
 
 std::string summary(const SweepCommand& cmd, const SweepPlan& plan, const std::vector<SweepRow>& rows,
                     const std::vector<std::string>& objectives, const fs::path& out, double wall_s, int jobs,
-                    size_t ran) {
+                    size_t ran, size_t already) {
   size_t ok = 0, failed = 0, not_run = 0;
   for (const auto& r : rows)
     (r.status == "ok" ? ok : r.status == "failed" ? failed : not_run) += 1;
   std::string o = "sweep of " + cmd.scenario + ": " + plan.description + "\n";
   o += std::to_string(ok) + " finished, " + std::to_string(failed) + " failed" +
        (not_run ? ", " + std::to_string(not_run) + " not run" : "") + " (" + std::to_string(ran) + " run in this call" +
-       (ran < rows.size() ? ", the others resumed" : "") + ") in " + models::format_duration(models::Seconds(wall_s)) +
-       " on " + std::to_string(jobs) + " worker" + (jobs == 1 ? "" : "s") + "\n\n";
+       (already > 0 ? ", " + std::to_string(already) + " finished before" : "") + ") in " +
+       models::format_duration(models::Seconds(wall_s)) + " on " + std::to_string(jobs) + " worker" +
+       (jobs == 1 ? "" : "s") + "\n\n";
   // The points worth reading: all of a small sweep, the front of a large one.
   const bool all = rows.size() <= 20;
   o += all ? "points (* on the Pareto front of " : "the Pareto front of ";
@@ -444,8 +445,11 @@ int sweep_command(const SweepCommand& cmd) {
   std::vector<std::string> first_error(n);
   std::vector<double> wall(n, 0.0);
   std::vector<std::string> outcome(n);
+  std::vector<bool> stopped(n, false); // a run of the point was ended by the interrupt, not by itself
+  size_t ran = 0;
   const auto pool = run_many(specs, jobs, [&](size_t s, const ChildResult& c) {
     const auto [i, r] = owner[s];
+    stopped[i] = stopped[i] || (c.started && !c.finished);
     const fs::path dir = cmd.replicas > 0 ? fs::path(replica_runs[i][r].folder) : out / rows[i].folder;
     wall[i] += c.wall_s;
     Json result;
@@ -469,6 +473,11 @@ int sweep_command(const SweepCommand& cmd) {
       return;
     auto& row = rows[i];
     row.wall_s = wall[i];
+    if (stopped[i]) { // --resume runs it again, whole
+      row.outcome = "stopped (interrupted)";
+      return;
+    }
+    ++ran;
     bool point_ok = ok;
     if (cmd.replicas > 0) {
       // A replica set is usable when some replica finished; the ones that did not are named in its results.json.
@@ -487,7 +496,7 @@ int sweep_command(const SweepCommand& cmd) {
   progress.finish();
   for (size_t s = 0; s < specs.size(); ++s) {
     const size_t i = owner[s].first;
-    if (rows[i].status == "not_run" && pool.interrupted)
+    if (rows[i].status == "not_run" && pool.interrupted && rows[i].outcome == "not run")
       rows[i].outcome = "not run (interrupted)";
   }
   const auto objectives = pareto_objectives(rows);
@@ -498,14 +507,13 @@ int sweep_command(const SweepCommand& cmd) {
   write_file_atomically(doc_path.string(), doc.dump(2) + "\n");
   // The page is rendered from the document just written, as `aisim report DIR` renders the folder's later.
   write_file_atomically((out / "sweep.html").string(), render_sweep(doc));
-  const size_t ran = n - already;
   if (cmd.progress == ProgressMode::jsonl)
     std::printf("%s\n",
                 Json{{"type", "done"}, {"sweep_csv", (out / "sweep.csv").string()}, {"sweep_json", doc_path.string()}}
                     .dump()
                     .c_str());
   else
-    std::fputs(summary(cmd, plan, rows, objectives, out, wall_s, jobs, ran).c_str(), stdout);
+    std::fputs(summary(cmd, plan, rows, objectives, out, wall_s, jobs, ran, already).c_str(), stdout);
   if (pool.interrupted)
     return 130;
   const bool all_ok = std::all_of(rows.begin(), rows.end(), [](const auto& r) { return r.status == "ok"; });

@@ -50,13 +50,26 @@ wait $sweep 2> /dev/null
 touch -d '2000-01-01' "$OUT/killed/points/point-000001/results.json"
 "$AISIM" sweep "$SCENARIO" "${VARY[@]}" --out "$OUT/killed" --resume > "$OUT/resume.out" 2>&1 ||
   fail "--resume exited $?: $(cat "$OUT/resume.out")"
-grep -q '3 finished, 0 failed (2 run in this call, the others resumed)' "$OUT/resume.out" ||
+grep -q '3 finished, 0 failed (2 run in this call, 1 finished before)' "$OUT/resume.out" ||
   fail "--resume did not run exactly the 2 unfinished points: $(cat "$OUT/resume.out")"
 [ "$(stat -c %Y "$OUT/killed/points/point-000001/results.json")" -lt 1000000000 ] || fail "--resume ran point 1 again"
 "$AISIM" sweep "$SCENARIO" "${VARY[@]}" --out "$OUT/straight" > /dev/null 2>&1 || fail "the uninterrupted sweep failed"
 cmp "$OUT/killed/sweep.csv" "$OUT/straight/sweep.csv" || fail "the resumed sweep.csv differs from an uninterrupted one"
 
-# 3. --resume with other arguments is refused.
+# 3. Ctrl+C (SIGINT) while point 2 runs: it is stopped, nothing more starts, the rest are recorded as not run and the
+#    sweep exits 130 with its files written.
+"$AISIM" sweep "$SCENARIO" "${VARY[@]}" --out "$OUT/int" > "$OUT/int.out" 2>&1 &
+sweep=$!
+running_child $sweep "$OUT/int" > /dev/null || fail "point 2 never started in the sweep to interrupt"
+kill -INT $sweep
+wait $sweep
+rc=$?
+[ $rc -eq 130 ] || fail "an interrupted sweep exited $rc, expected 130: $(cat "$OUT/int.out")"
+grep -q '^1,ok,1,' "$OUT/int/sweep.csv" && grep -q '^2,not_run,3650,' "$OUT/int/sweep.csv" &&
+  grep -q '^3,not_run,2,' "$OUT/int/sweep.csv" || fail "the interrupted sweep's table: $(cat "$OUT/int/sweep.csv")"
+grep -q '"state": "interrupted"' "$OUT/int/sweep.json" || fail "sweep.json does not say it was interrupted"
+
+# 4. --resume with other arguments is refused.
 "$AISIM" sweep "$SCENARIO" --vary /simulation/duration=1d,2d --out "$OUT/killed" --resume > "$OUT/other.out" 2>&1
 rc=$?
 [ $rc -eq 2 ] && grep -q 'started with another' "$OUT/other.out" || fail "--resume with other --vary: exit $rc"
