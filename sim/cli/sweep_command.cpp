@@ -315,6 +315,12 @@ int sweep_command(const SweepCommand& cmd) {
       std::cerr << "aisim: --vary " << v << ": " << axis->pointer << " is varied twice (one --vary per pointer)\n";
       return 2;
     }
+    if (axis->pointer == "/simulation/seed" && (cmd.seed >= 0 || cmd.replicas > 0)) {
+      std::cerr << "aisim: --vary " << v << ": " << (cmd.seed >= 0 ? "--seed" : "--replicas")
+                << " sets every run's seed, so the varied seed would not be used; vary it without "
+                << (cmd.seed >= 0 ? "--seed" : "--replicas") << "\n";
+      return 2;
+    }
     axes.push_back(std::move(*axis));
   }
   std::string error;
