@@ -3,6 +3,7 @@
 #include "sim/cli/check_command.hpp"
 #include "sim/cli/report_command.hpp"
 #include "sim/cli/run_command.hpp"
+#include "sim/cli/size_command.hpp"
 #include "sim/cli/sweep_command.hpp"
 #include "sim/cli/validate_command.hpp"
 #include "sim/executor/distributed.hpp"
@@ -87,6 +88,28 @@ int cli_main(int argc, char** argv) {
                    "Progress: auto (a bar on a terminal), none, or jsonl (one JSON line per finished point)")
       ->check(CLI::IsMember({"auto", "none", "jsonl"}));
 
+  SizeCommand size;
+  auto* size_cmd = app.add_subcommand(
+      "size", "Find the cheapest value of a parameter (or combination) meeting a target, or the largest that still "
+              "meets it; bisection where the metric is monotone (checked), else every value");
+  size_cmd->add_option("scenario", size.scenario, "Scenario file (JSON)")->required();
+  size_cmd->add_option("--vary", size.vary, "POINTER=RANGE (repeatable): the values to size over, as for sweep")
+      ->required();
+  size_cmd
+      ->add_option("--target", size.target,
+                   "METRIC>=VALUE or METRIC<=VALUE, a sweep.csv metric (gpu_utilization_fraction>=95%, "
+                   "checkpoint_write_p99_s<=30)")
+      ->required();
+  size_cmd->add_option("--minimize", size.minimize, "cost (the default): the cheapest value meeting the target");
+  size_cmd->add_option("--maximize", size.maximize,
+                       "A varied POINTER: its largest value that still meets the target (accelerators supported)");
+  size_cmd->add_option("--set", size.sets, "Override a value in every run: /json/pointer=value (repeatable)");
+  size_cmd->add_option("--seed", size.seed, "Random seed of every run (default: the scenario's)")
+      ->check(CLI::NonNegativeNumber);
+  size_cmd->add_option("-j,--jobs", size.jobs, "Runs at once (default: the machine's cores)")
+      ->check(CLI::Range(1, 4096));
+  size_cmd->add_option("--out", size.out_dir, "Output folder (default: results/<scenario file stem>-size/)");
+
   CheckCommand check;
   auto* check_cmd =
       app.add_subcommand("check", "Check a scenario as `run` would, without simulating (exit 0 usable, 2 errors)");
@@ -149,6 +172,10 @@ int cli_main(int argc, char** argv) {
       sweep.progress = kProgressModes.at(sweep_progress);
       sweep.self = argv[0];
       return sweep_command(sweep);
+    }
+    if (*size_cmd) {
+      size.self = argv[0];
+      return size_command(size);
     }
     if (*check_cmd)
       return check_command(check);

@@ -1,5 +1,7 @@
 #include "sim/cli/sweep_command.hpp"
 
+#include "sim/cli/point_runs.hpp"
+
 #include "sim/executor/distributed.hpp"
 #include "sim/report/report.hpp"
 #include "sim/results/replicas.hpp"
@@ -10,7 +12,6 @@
 
 #include "models/common/units.hpp"
 #include "models/scenario/included_file.hpp"
-#include "models/scenario/scenario_parser.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -28,36 +29,6 @@ namespace fs = std::filesystem;
 using models::Json;
 
 constexpr double kMaxPointsWithoutYes = 1'000'000;
-
-std::string point_folder(size_t i) {
-  char name[32];
-  std::snprintf(name, sizeof name, "point-%06zu", i + 1);
-  return (fs::path("points") / name).string();
-}
-
-// What a failed run said: its first error line, else its last line (a crash says nothing; the outcome tells).
-std::string log_error(const fs::path& log) {
-  std::string why;
-  const auto text = models::read_text_file(log.string(), &why);
-  if (!text)
-    return "";
-  std::string first_error, last;
-  size_t start = 0;
-  while (start < text->size()) {
-    auto end = text->find('\n', start);
-    if (end == std::string::npos)
-      end = text->size();
-    const std::string line = text->substr(start, end - start);
-    if (!line.empty()) {
-      last = line;
-      if (first_error.empty() && (line.find("error") != std::string::npos))
-        first_error = line;
-    }
-    start = end + 1;
-  }
-  std::string e = first_error.empty() ? last : first_error;
-  return e.size() > 400 ? e.substr(0, 397) + "..." : e;
-}
 
 std::string duration_text(double s) {
   char buf[32];
@@ -118,68 +89,6 @@ private:
   std::chrono::steady_clock::time_point start_;
   bool drawn_ = false;
 };
-
-// Checks every value each axis takes at the sweep's points, each in the scenario with the other axes as written,
-// so a value of the wrong unit or a pointer that does not exist is refused before anything runs.
-bool check_values(const SweepCommand& cmd, const SweepPlan& plan) {
-  std::string why;
-  const auto text = models::read_text_file(cmd.scenario, &why);
-  if (!text) {
-    std::cerr << "aisim: " << cmd.scenario << ": " << why << "\n";
-    return false;
-  }
-  models::Diagnostics syntax(cmd.scenario);
-  auto doc = models::parse_json_text(*text, syntax);
-  if (!doc) {
-    std::cerr << syntax.format(true);
-    return false;
-  }
-  for (const auto& s : cmd.sets)
-    models::apply_override(*doc, s, syntax);
-  const auto base = fs::path(cmd.scenario).parent_path().string();
-  bool ok = true;
-  for (size_t k = 0; k < plan.axes.size(); ++k) {
-    std::set<uint32_t> used;
-    for (const auto& p : plan.points)
-      used.insert(p.choice[k]);
-    // Values failing the same way (a pointer that does not exist fails them all) are named in one message.
-    std::vector<std::pair<std::string, std::vector<std::string>>> failures;
-    for (const uint32_t v : used) {
-      Json d = *doc;
-      models::Diagnostics diag(cmd.scenario);
-      models::apply_override(d, assignment(plan.axes[k], v), diag);
-      auto parsed = models::parse_scenario(std::move(d), cmd.scenario, base.empty() ? "." : base);
-      for (const auto& item : parsed.diagnostics.items())
-        diag.add(item);
-      if (!diag.has_errors())
-        continue;
-      std::string text;
-      for (const auto& item : diag.items())
-        if (!item.warning)
-          text += item.pointer + ": " + item.message + "\n";
-      const auto it = std::find_if(failures.begin(), failures.end(), [&](const auto& f) { return f.first == text; });
-      (it == failures.end() ? failures.emplace_back(text, std::vector<std::string>{}) : *it)
-          .second.push_back(plan.axes[k].values[v].dump());
-    }
-    for (const auto& [text, values] : failures) {
-      ok = false;
-      std::string which = values.front();
-      for (size_t i = 1; i < values.size() && i < 8; ++i)
-        which += (i + 1 == values.size() ? " and " : ", ") + values[i];
-      if (values.size() > 8)
-        which += " and " + std::to_string(values.size() - 8) + " more";
-      std::cerr << "aisim: --vary " << plan.axes[k].spec << ": " << (values.size() == 1 ? "the value " : "the values ")
-                << which << (values.size() == 1 ? " does" : " do") << " not make a valid scenario:\n";
-      size_t start = 0;
-      while (start < text.size()) {
-        const auto end = text.find('\n', start);
-        std::cerr << "  " << cmd.scenario << ":" << text.substr(start, end - start) << "\n";
-        start = end + 1;
-      }
-    }
-  }
-  return ok;
-}
 
 // The part of sweep.json that --resume requires to be the same.
 Json run_identity(const SweepCommand& cmd, const SweepPlan& plan) {
@@ -302,27 +211,17 @@ std::string summary(const SweepCommand& cmd, const SweepPlan& plan, const std::v
 
 int sweep_command(const SweepCommand& cmd) {
   const auto started = std::chrono::steady_clock::now();
-  std::vector<SweepAxis> axes;
-  std::set<std::string> pointers;
-  for (const auto& v : cmd.vary) {
-    std::string error;
-    auto axis = parse_vary(v, &error);
-    if (!axis) {
-      std::cerr << "aisim: " << error << "\n";
-      return 2;
-    }
-    if (!pointers.insert(axis->pointer).second) {
-      std::cerr << "aisim: --vary " << v << ": " << axis->pointer << " is varied twice (one --vary per pointer)\n";
-      return 2;
-    }
-    if (axis->pointer == "/simulation/seed" && (cmd.seed >= 0 || cmd.replicas > 0)) {
-      std::cerr << "aisim: --vary " << v << ": " << (cmd.seed >= 0 ? "--seed" : "--replicas")
+  auto parsed = parse_axes(cmd.vary);
+  if (!parsed)
+    return 2;
+  std::vector<SweepAxis> axes = std::move(*parsed);
+  for (const auto& axis : axes)
+    if (axis.pointer == "/simulation/seed" && (cmd.seed >= 0 || cmd.replicas > 0)) {
+      std::cerr << "aisim: --vary " << axis.spec << ": " << (cmd.seed >= 0 ? "--seed" : "--replicas")
                 << " sets every run's seed, so the varied seed would not be used; vary it without "
                 << (cmd.seed >= 0 ? "--seed" : "--replicas") << "\n";
       return 2;
     }
-    axes.push_back(std::move(*axis));
-  }
   std::string error;
   auto sample = parse_sample(cmd.sample, &error);
   if (!sample) {
@@ -336,17 +235,10 @@ int sweep_command(const SweepCommand& cmd) {
               << " points, more than 1,000,000; pass --yes to run them all, or --sample random:N or latin:N\n";
     return 2;
   }
-  auto loaded = models::load_scenario(cmd.scenario, cmd.sets);
-  std::cerr << loaded.diagnostics.format(true);
-  if (!loaded.scenario) {
-    std::cerr << "aisim: " << cmd.scenario << ": the scenario has errors; nothing was run or written\n";
+  auto checked = load_and_plan(cmd.scenario, cmd.sets, std::move(axes), *sample);
+  if (!checked)
     return 2;
-  }
-  const SweepPlan plan = plan_sweep(std::move(axes), *sample);
-  if (!check_values(cmd, plan)) {
-    std::cerr << "aisim: nothing was run or written\n";
-    return 2;
-  }
+  const SweepPlan& plan = checked->plan;
 
   const fs::path out = cmd.out_dir.empty() ? fs::path("results") / (fs::path(cmd.scenario).stem().string() + "-sweep")
                                            : fs::path(cmd.out_dir);
@@ -409,7 +301,7 @@ int sweep_command(const SweepCommand& cmd) {
 
   const std::string exe = self_executable(cmd.self);
   const unsigned long long base_seed =
-      cmd.seed >= 0 ? static_cast<unsigned long long>(cmd.seed) : loaded.scenario->simulation.seed;
+      cmd.seed >= 0 ? static_cast<unsigned long long>(cmd.seed) : checked->scenario_seed;
   const size_t per_point = cmd.replicas > 0 ? static_cast<size_t>(cmd.replicas) : 1;
   std::vector<ChildSpec> specs;
   std::vector<std::pair<size_t, size_t>> owner; // spec -> (point, replica)
@@ -424,7 +316,7 @@ int sweep_command(const SweepCommand& cmd) {
       replica_runs[i].resize(per_point);
     for (size_t r = 0; r < per_point; ++r) {
       fs::path dir = out / rows[i].folder;
-      std::vector<std::string> argv{exe, "run", cmd.scenario, "--progress", "none", "--no-report"};
+      long long seed = cmd.seed;
       if (cmd.replicas > 0) {
         char name[32];
         std::snprintf(name, sizeof name, "replica-%04zu", r + 1);
@@ -433,14 +325,9 @@ int sweep_command(const SweepCommand& cmd) {
         auto& rr = replica_runs[i][r];
         rr.seed = base_seed + r;
         rr.folder = dir.string();
-        argv.insert(argv.end(), {"--seed", std::to_string(rr.seed)});
-      } else if (cmd.seed >= 0) {
-        argv.insert(argv.end(), {"--seed", std::to_string(cmd.seed)});
+        seed = static_cast<long long>(rr.seed);
       }
-      argv.insert(argv.end(), {"--out", dir.string()});
-      for (const auto& s : sets)
-        argv.insert(argv.end(), {"--set", s});
-      specs.push_back({std::move(argv), (dir / "run.log").string(), dir.string()});
+      specs.push_back(point_run(exe, cmd.scenario, sets, seed, dir));
       owner.emplace_back(i, r);
     }
   }
