@@ -4,7 +4,7 @@
 
 #include "sim/results/results.hpp"
 #include "sim/sweep/grid_optimum.hpp"
-#include "sim/sweep/threshold_search.hpp"
+#include "sim/sweep/size_search.hpp"
 
 #include "models/analytics/stats.hpp"
 
@@ -26,6 +26,29 @@ namespace fs = std::filesystem;
 using models::Json;
 
 namespace {
+
+// The knob a search walks: min, min + step, ..., max.
+struct SearchSpec {
+  int64_t min = 1;
+  int64_t max = 1; // (max - min) must be a multiple of step
+  int64_t step = 1;
+  double at_least = 0;
+};
+
+// Problems with a search's range, one message each.
+std::vector<std::string> check_search_spec(const SearchSpec& spec) {
+  std::vector<std::string> out;
+  if (spec.step < 1)
+    out.push_back("step must be at least 1 (got " + std::to_string(spec.step) + ")");
+  if (spec.min > spec.max)
+    out.push_back("min (" + std::to_string(spec.min) + ") is above max (" + std::to_string(spec.max) + ")");
+  else if (spec.step >= 1 && (spec.max - spec.min) % spec.step != 0)
+    out.push_back("max - min (" + std::to_string(spec.max - spec.min) + ") is not a multiple of step (" +
+                  std::to_string(spec.step) + ")");
+  if (!std::isfinite(spec.at_least))
+    out.push_back("at_least must be a finite number");
+  return out;
+}
 
 // One value the search writes into the scenario at each probe: knob x times.
 struct SearchVary {
@@ -393,41 +416,76 @@ Outcome compare_text(const Check& k, const Json& v) {
   return o;
 }
 
-// Runs a search check: one child run per probe, each with the knob's overrides.
+// Runs a search check through `aisim size`'s search (sim/sweep/size_search.hpp): the largest knob value keeping
+// the metric at its threshold, by bisection in rounds of as many runs as the machine has cores, each run a child
+// with the knob's overrides. A metric that rises and falls over the runs fails the check rather than running every
+// value of a range that goes to thousands.
 Outcome run_search(const std::string& exe, const Case& c, const Check& k, const fs::path& out) {
   const Search& s = *k.search;
+  const auto values = static_cast<size_t>((s.spec.max - s.spec.min) / s.spec.step + 1);
+  const auto knob = [&](size_t i) { return s.spec.min + static_cast<int64_t>(i) * s.spec.step; };
   std::string failed_run;
-  auto metric = [&](int64_t n) -> std::optional<double> {
-    std::vector<std::string> extra = s.sets;
-    for (const auto& v : s.vary)
-      extra.push_back(v.pointer + "=" + std::to_string(n * v.times));
-    const RunResult run = run_and_read(exe, c, out / ("n" + std::to_string(n)), extra);
-    if (run.rc != 0) {
-      failed_run = run.failure();
-      return std::nullopt;
+  const auto run_batch = [&](const std::vector<size_t>& indices) {
+    std::vector<ChildSpec> specs;
+    for (const size_t i : indices) {
+      std::vector<std::string> extra = s.sets;
+      for (const auto& v : s.vary)
+        extra.push_back(v.pointer + "=" + std::to_string(knob(i) * v.times));
+      const fs::path dir = out / ("n" + std::to_string(knob(i)));
+      fs::create_directories(dir);
+      specs.push_back(case_run(exe, c, dir, extra));
     }
-    try {
-      const double v = run.results.at(Json::json_pointer(s.metric)).get<double>();
-      fs::remove_all(run.out);
-      return v;
-    } catch (const std::exception&) {
-      failed_run = "no metric " + s.metric + " in " + (run.out / "results.json").string();
-      return std::nullopt;
+    const auto pool = run_many(specs, default_runs_at_once());
+    std::vector<SizeRun> runs(indices.size());
+    for (size_t j = 0; j < indices.size(); ++j) {
+      runs[j].index = indices[j];
+      const fs::path dir = specs[j].out_dir;
+      if (!pool.children[j].ok()) {
+        failed_run = "run exited with " + pool.children[j].describe() + ", see " + (dir / "run.log").string();
+        continue;
+      }
+      try {
+        const double v = read_results(dir.string()).at(Json::json_pointer(s.metric)).get<double>();
+        if (!std::isfinite(v))
+          throw std::runtime_error("not a finite number");
+        runs[j].metrics[s.metric] = v;
+        fs::remove_all(dir);
+      } catch (const std::exception&) {
+        failed_run = "no finite metric " + s.metric + " in " + (dir / "results.json").string();
+      }
     }
+    return runs;
   };
-  const SearchResult r = search_largest_passing(s.spec, metric);
+  const SizeAnswer a = size_search(values, SizeTarget{s.metric, true, s.spec.at_least}, SizeGoal::largest,
+                                   static_cast<size_t>(default_runs_at_once()), run_batch, false);
   Outcome o;
-  std::vector<SearchProbe> probes = r.probes;
-  std::sort(probes.begin(), probes.end(), [](const auto& a, const auto& b) { return a.value < b.value; });
-  o.detail = "    probes (" + std::to_string(probes.size()) + "):";
-  for (const auto& p : probes)
-    o.detail += " " + std::to_string(p.value) + "=" + (p.metric ? fmt(*p.metric) : std::string("?"));
-  if (r.outcome == SearchOutcome::found) {
-    Outcome found = compare(k, static_cast<double>(r.value));
+  o.detail = "    probes (" + std::to_string(a.runs.size()) + "):";
+  std::optional<double> at_min, at_max;
+  for (const auto& r : a.runs) {
+    const auto m = r.metrics.find(s.metric);
+    o.detail += " " + std::to_string(knob(r.index)) + "=" + (m != r.metrics.end() ? fmt(m->second) : std::string("?"));
+    if (m != r.metrics.end() && r.index == 0)
+      at_min = m->second;
+    if (m != r.metrics.end() && r.index + 1 == values)
+      at_max = m->second;
+  }
+  if (a.found && a.index + 1 < values) {
+    Outcome found = compare(k, static_cast<double>(knob(a.index)));
     found.detail = std::move(o.detail);
     return found;
   }
-  o.verdict = "FAIL (" + r.message + (failed_run.empty() ? "" : ": " + failed_run) + ")";
+  std::string why;
+  if (a.found)
+    why = "even " + std::to_string(s.spec.max) + " gives " + fmt(at_max.value_or(0)) + ", at or above " +
+          fmt(s.spec.at_least) + ": raise max";
+  else if (!failed_run.empty() || a.message.find("failed") != std::string::npos)
+    why = a.message + (failed_run.empty() ? "" : ": " + failed_run);
+  else if (!a.why_search.empty())
+    why = a.message;
+  else
+    why =
+        "even " + std::to_string(s.spec.min) + " gives " + fmt(at_min.value_or(0)) + ", below " + fmt(s.spec.at_least);
+  o.verdict = "FAIL (" + why + ")";
   return o;
 }
 

@@ -70,7 +70,8 @@ std::optional<SizeTarget> parse_target(const std::string& text, std::string* err
 }
 
 SizeAnswer size_search(size_t values, const SizeTarget& target, SizeGoal goal, size_t batch,
-                       const std::function<std::vector<SizeRun>(const std::vector<size_t>&)>& run_batch) {
+                       const std::function<std::vector<SizeRun>(const std::vector<size_t>&)>& run_batch,
+                       bool search_if_not_monotone) {
   SizeAnswer a;
   std::map<size_t, SizeRun> done;
   const auto run = [&](std::vector<size_t> idx) {
@@ -137,6 +138,12 @@ SizeAnswer size_search(size_t values, const SizeTarget& target, SizeGoal goal, s
     a.why_search = target.metric + " rises and falls along the values run";
   if (a.why_search.empty() && goal == SizeGoal::cheapest && !monotone(done, "total_usd"))
     a.why_search = "the cost rises and falls along the values run";
+  if (!a.why_search.empty() && !search_if_not_monotone) {
+    for (const auto& [i, r] : done)
+      a.runs.push_back(r);
+    a.message = "bisection needs a monotone metric, and " + a.why_search;
+    return a;
+  }
   if (!a.why_search.empty()) {
     a.method = "search";
     std::vector<size_t> rest;

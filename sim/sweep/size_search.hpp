@@ -42,8 +42,11 @@ struct SizeAnswer {
 
 // `run_batch(indices)` runs those values (at once) and returns each one's metrics, in the same order. Costs come
 // from the "total_usd" metric.
+// With `search_if_not_monotone` false, a metric that rises and falls ends the search without an answer (the
+// message says why) instead of running every value: `aisim validate`'s ranges run to thousands of values.
 SizeAnswer size_search(size_t values, const SizeTarget& target, SizeGoal goal, size_t batch,
-                       const std::function<std::vector<SizeRun>(const std::vector<size_t>&)>& run_batch);
+                       const std::function<std::vector<SizeRun>(const std::vector<size_t>&)>& run_batch,
+                       bool search_if_not_monotone = true);
 
 // Where more of the parameter stops helping: the smallest value whose metric is within a tenth of the whole change
 // seen (from the worst run to the best) of the best run's. Nullopt with fewer than 3 runs, no change, or a metric
