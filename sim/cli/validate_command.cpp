@@ -32,7 +32,9 @@ struct SearchSpec {
   int64_t min = 1;
   int64_t max = 1; // (max - min) must be a multiple of step
   int64_t step = 1;
-  double at_least = 0;
+  double at_least = 0; // the threshold: the metric at or above it (at or below with at_most)
+  bool at_most = false;
+  bool cheapest = false; // the cheapest value meeting it (as `aisim size` gives) rather than the largest
 };
 
 // Problems with a search's range, one message each.
@@ -202,13 +204,21 @@ std::optional<Search> read_search(models::ObjectReader& r) {
   }
   ok = read_overrides(r, s.sets) && ok;
   auto metric = pointer_text(r, "metric", true);
-  auto at_least = r.number("at_least", std::nullopt, -1e300, 1e300);
+  // The threshold is at_least or at_most, one of them.
+  const bool at_most = r.has("at_most");
+  if (at_most && r.has("at_least")) {
+    r.get_diagnostics().error(r.child_pointer("at_most"), "a search has at_least or at_most, not both");
+    ok = false;
+  }
+  auto at_least = r.number(at_most ? "at_most" : "at_least", std::nullopt, -1e300, 1e300);
+  r.accept(at_most ? "at_least" : "at_most");
+  auto goal = r.choice("goal", "largest", {"largest", "cheapest"});
   auto min = r.integer("min", std::nullopt, 0, 10000000);
   auto max = r.integer("max", std::nullopt, 0, 10000000);
   auto step = r.integer("step", 1, 1, 10000000);
   r.finish();
   if (min && max && step) {
-    s.spec = {*min, *max, *step, at_least.value_or(0.0)};
+    s.spec = {*min, *max, *step, at_least.value_or(0.0), at_most, goal && *goal == "cheapest"};
     for (const auto& p : check_search_spec(s.spec)) {
       r.get_diagnostics().error(r.get_pointer(), p);
       ok = false;
@@ -378,8 +388,8 @@ double check_value(const Json& results, const Check& k) {
 std::string metric_label(const Check& k) {
   std::string label;
   if (k.search)
-    label = "max " + (k.unit.empty() ? std::string("n") : k.unit) + ": " + k.search->metric +
-            ">=" + fmt(k.search->spec.at_least);
+    label = (k.search->spec.cheapest ? "cheapest " : "max ") + (k.unit.empty() ? std::string("n") : k.unit) + ": " +
+            k.search->metric + (k.search->spec.at_most ? "<=" : ">=") + fmt(k.search->spec.at_least);
   else if (k.optimum)
     label = std::string(k.optimum->maximize ? "argmax " : "argmin ") + k.optimum->metric +
             (k.unit.empty() ? "" : " [" + k.unit + "]");
@@ -445,10 +455,13 @@ Outcome run_search(const std::string& exe, const Case& c, const Check& k, const 
         continue;
       }
       try {
-        const double v = read_results(dir.string()).at(Json::json_pointer(s.metric)).get<double>();
+        const Json results = read_results(dir.string());
+        const double v = results.at(Json::json_pointer(s.metric)).get<double>();
         if (!std::isfinite(v))
           throw std::runtime_error("not a finite number");
         runs[j].metrics[s.metric] = v;
+        if (results.contains("/cost/total_usd"_json_pointer))
+          runs[j].metrics["total_usd"] = results["cost"]["total_usd"].get<double>();
         fs::remove_all(dir);
       } catch (const std::exception&) {
         failed_run = "no finite metric " + s.metric + " in " + (dir / "results.json").string();
@@ -456,7 +469,8 @@ Outcome run_search(const std::string& exe, const Case& c, const Check& k, const 
     }
     return runs;
   };
-  const SizeAnswer a = size_search(values, SizeTarget{s.metric, true, s.spec.at_least}, SizeGoal::largest,
+  const SizeAnswer a = size_search(values, SizeTarget{s.metric, !s.spec.at_most, s.spec.at_least},
+                                   s.spec.cheapest ? SizeGoal::cheapest : SizeGoal::largest,
                                    static_cast<size_t>(default_runs_at_once()), run_batch, false);
   Outcome o;
   o.detail = "    probes (" + std::to_string(a.runs.size()) + "):";
@@ -469,22 +483,30 @@ Outcome run_search(const std::string& exe, const Case& c, const Check& k, const 
     if (m != r.metrics.end() && r.index + 1 == values)
       at_max = m->second;
   }
-  if (a.found && a.index + 1 < values) {
+  // The answer must lie inside the range: at its end the range may have cut it short.
+  const bool at_edge = a.found && (s.spec.cheapest ? a.index == 0 : a.index + 1 == values);
+  if (a.found && !at_edge) {
     Outcome found = compare(k, static_cast<double>(knob(a.index)));
     found.detail = std::move(o.detail);
     return found;
   }
   std::string why;
-  if (a.found)
-    why = "even " + std::to_string(s.spec.max) + " gives " + fmt(at_max.value_or(0)) + ", at or above " +
+  const std::string side = s.spec.at_most ? "at or below " : "at or above ";
+  if (a.found && s.spec.cheapest)
+    why = "even " + std::to_string(s.spec.min) + " gives " + fmt(at_min.value_or(0)) + ", " + side +
+          fmt(s.spec.at_least) + ": lower min";
+  else if (a.found)
+    why = "even " + std::to_string(s.spec.max) + " gives " + fmt(at_max.value_or(0)) + ", " + side +
           fmt(s.spec.at_least) + ": raise max";
   else if (!failed_run.empty() || a.message.find("failed") != std::string::npos)
     why = a.message + (failed_run.empty() ? "" : ": " + failed_run);
   else if (!a.why_search.empty())
     why = a.message;
   else
-    why =
-        "even " + std::to_string(s.spec.min) + " gives " + fmt(at_min.value_or(0)) + ", below " + fmt(s.spec.at_least);
+    why = "no value from " + std::to_string(s.spec.min) + " to " + std::to_string(s.spec.max) + " gives " +
+          (s.spec.at_most ? "at most " : "at least ") + fmt(s.spec.at_least) + " (" + std::to_string(s.spec.min) +
+          " gives " + fmt(at_min.value_or(0)) + ", " + std::to_string(s.spec.max) + " gives " +
+          fmt(at_max.value_or(0)) + ")";
   o.verdict = "FAIL (" + why + ")";
   return o;
 }
