@@ -32,7 +32,8 @@ int cli_main(int argc, char** argv) {
   auto* run_cmd = app.add_subcommand("run", "Simulate a scenario; write results.json and timeseries.csv");
   run_cmd->add_option("scenario", run.scenario, "Scenario file (JSON)")->required();
   run_cmd->add_option("--out", run.out_dir, "Output folder (default: results/<scenario file stem>/)");
-  run_cmd->add_option("--set", run.sets, "Override a value: /json/pointer=value (repeatable)");
+  run_cmd->add_option("--set", run.sets, "Override a value: /json/pointer=value (repeatable)")
+      ->allow_extra_args(false); // one value per --set, so a SCENARIO after it stays the scenario
   run_cmd->add_option("--seed", run.seed, "Random seed (same as --set /simulation/seed=N)")
       ->check(CLI::NonNegativeNumber);
   run_cmd
@@ -67,8 +68,10 @@ int cli_main(int argc, char** argv) {
       ->add_option("--vary", sweep.vary,
                    "POINTER=VALUES (repeatable, one per axis): a list 1,2,4,8; a range A..B:STEP such as 8..64:8 or "
                    "400Gbps..1600Gbps:x2; a JSON array of values or sub-objects; or @FILE holding one")
-      ->required();
-  sweep_cmd->add_option("--set", sweep.sets, "Override a value in every point: /json/pointer=value (repeatable)");
+      ->required()
+      ->allow_extra_args(false); // one value per --vary, so a SCENARIO after it stays the scenario
+  sweep_cmd->add_option("--set", sweep.sets, "Override a value in every point: /json/pointer=value (repeatable)")
+      ->allow_extra_args(false);
   sweep_cmd->add_option("--sample", sweep.sample, "grid (every combination, the default), random:N or latin:N");
   sweep_cmd->add_option("--sample-seed", sweep.sample_seed, "Seed of random and latin samples (default 1)");
   sweep_cmd->add_option("--seed", sweep.seed, "Random seed of every run (default: the scenario's)")
@@ -94,7 +97,8 @@ int cli_main(int argc, char** argv) {
               "meets it; bisection where the metric is monotone (checked), else every value");
   size_cmd->add_option("scenario", size.scenario, "Scenario file (JSON)")->required();
   size_cmd->add_option("--vary", size.vary, "POINTER=RANGE (repeatable): the values to size over, as for sweep")
-      ->required();
+      ->required()
+      ->allow_extra_args(false);
   size_cmd
       ->add_option("--target", size.target,
                    "METRIC>=VALUE or METRIC<=VALUE, a sweep.csv metric (gpu_utilization_fraction>=95%, "
@@ -103,7 +107,8 @@ int cli_main(int argc, char** argv) {
   size_cmd->add_option("--minimize", size.minimize, "cost (the default): the cheapest value meeting the target");
   size_cmd->add_option("--maximize", size.maximize,
                        "A varied POINTER: its largest value that still meets the target (accelerators supported)");
-  size_cmd->add_option("--set", size.sets, "Override a value in every run: /json/pointer=value (repeatable)");
+  size_cmd->add_option("--set", size.sets, "Override a value in every run: /json/pointer=value (repeatable)")
+      ->allow_extra_args(false);
   size_cmd->add_option("--seed", size.seed, "Random seed of every run (default: the scenario's)")
       ->check(CLI::NonNegativeNumber);
   size_cmd->add_option("-j,--jobs", size.jobs, "Runs at once (default: the machine's cores)")
@@ -114,7 +119,8 @@ int cli_main(int argc, char** argv) {
   auto* check_cmd =
       app.add_subcommand("check", "Check a scenario as `run` would, without simulating (exit 0 usable, 2 errors)");
   check_cmd->add_option("scenario", check.scenario, "Scenario file (JSON)")->required();
-  check_cmd->add_option("--set", check.sets, "Override a value: /json/pointer=value (repeatable)");
+  check_cmd->add_option("--set", check.sets, "Override a value: /json/pointer=value (repeatable)")
+      ->allow_extra_args(false);
   check_cmd->add_flag("--json", check.json,
                       "Print one JSON document: errors and warnings with their pointers, the resolved scenario");
 

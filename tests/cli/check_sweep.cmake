@@ -110,3 +110,14 @@ foreach(c ${cases})
     message(FATAL_ERROR "--vary ${parts}: the message does not name the flag and say \"${want}\":\n${err}")
   endif()
 endforeach()
+
+# One value per --vary and --set: a scenario given after them stays the scenario (it was once taken as a value).
+file(REMOVE_RECURSE "${OUT}/order")
+execute_process(COMMAND "${AISIM}" sweep --vary /storage/hot/enclosures=2,4 --set /simulation/duration=1h
+                        "${SCENARIO}" --out "${OUT}/order" --progress none RESULT_VARIABLE rc OUTPUT_QUIET
+                ERROR_VARIABLE err)
+execute_process(COMMAND "${AISIM}" run --set /simulation/duration=1h "${SCENARIO}" --out "${OUT}/order-run"
+                        --progress none RESULT_VARIABLE rc2 OUTPUT_QUIET ERROR_VARIABLE err2)
+if(NOT rc EQUAL 0 OR NOT rc2 EQUAL 0)
+  message(FATAL_ERROR "options before the scenario: sweep exit ${rc}, run exit ${rc2}\n${err}\n${err2}")
+endif()
