@@ -23,21 +23,6 @@ using models::Json;
 
 constexpr double kMaxRuns = 100'000; // a search runs every value: past this, sample with `aisim sweep` first
 
-std::string show(const std::string& column, double v) {
-  char buf[64];
-  if (column.ends_with("_fraction")) {
-    std::snprintf(buf, sizeof buf, "%.2f %%", 100 * v);
-    return buf;
-  }
-  if (column.find("usd") != std::string::npos)
-    return models::format_money(models::Dollars(v));
-  if (column.ends_with("_bytes"))
-    return models::format_bytes(models::Bytes(v));
-  if (column.ends_with("_s"))
-    return models::format_duration(models::Seconds(v));
-  return models::format_count(v, std::fabs(v) < 100 ? 2 : 0);
-}
-
 // How far a value is past the target (positive: met), in the metric's terms.
 std::string margin(const SizeTarget& t, double v) {
   const double m = t.at_least ? v - t.value : t.value - v;
@@ -46,7 +31,7 @@ std::string margin(const SizeTarget& t, double v) {
     std::snprintf(buf, sizeof buf, "%+.2f pt", 100 * m);
     return buf;
   }
-  return (m >= 0 ? "+" : "-") + show(t.metric, std::fabs(m));
+  return (m >= 0 ? "+" : "-") + format_metric(t.metric, std::fabs(m));
 }
 
 std::string where(const SweepPlan& plan, size_t i) {
@@ -212,7 +197,7 @@ int size_command(const SizeCommand& cmd) {
   };
   const std::string goal_text = goal == SizeGoal::largest ? "the largest " + cmd.maximize : "the cheapest design";
   std::string o = "size of " + cmd.scenario + ": " + goal_text + " meeting " + target->metric +
-                  (target->at_least ? " >= " : " <= ") + show(target->metric, target->value) + "\n";
+                  (target->at_least ? " >= " : " <= ") + format_metric(target->metric, target->value) + "\n";
   Json doc{{"schema_version", 1},
            {"kind", "size"},
            {"scenario", cmd.scenario},
@@ -237,21 +222,21 @@ int size_command(const SizeCommand& cmd) {
                     {"meets", r.metrics.contains(target->metric) && target->met_by(r.metrics.at(target->metric))}});
   }
   doc["runs"] = std::move(runs);
-  const bool failed_run = !answer.found && answer.message.find("failed") != std::string::npos;
+  const bool failed_run = !answer.found && std::any_of(answer.runs.begin(), answer.runs.end(),
+                                                       [](const SizeRun& r) { return r.metrics.empty(); });
   if (answer.found) {
     const double v = *value_of(answer.index, target->metric);
-    o += "answer: " + where(plan, answer.index) + ": " + show(target->metric, v) + " (margin " + margin(*target, v) +
-         ")" +
-         (value_of(answer.index, "total_usd") ? ", cost " + show("total_usd", *value_of(answer.index, "total_usd"))
-                                              : "") +
+    o += "answer: " + where(plan, answer.index) + ": " + format_metric(target->metric, v) + " (margin " +
+         margin(*target, v) + ")" +
+         (value_of(answer.index, "total_usd")
+              ? ", cost " + format_metric("total_usd", *value_of(answer.index, "total_usd"))
+              : "") +
          "\n";
-    doc["answer"] = doc["runs"][0]; // replaced below by the answer's own entry
-    for (const auto& r : doc["runs"])
-      if (r["folder"] == point_folder(answer.index))
-        doc["answer"] = r;
-  } else {
-    doc["answer"] = nullptr;
   }
+  doc["answer"] = nullptr;
+  for (const auto& r : doc["runs"])
+    if (answer.found && r["folder"] == point_folder(answer.index))
+      doc["answer"] = r;
   std::string method = answer.method + ", " + std::to_string(answer.runs.size()) + " runs of " +
                        std::to_string(plan.points.size()) + " values";
   method += answer.method == "bisection" ? " (" + target->metric + (goal == SizeGoal::cheapest ? " and cost" : "") +
@@ -283,13 +268,15 @@ int size_command(const SizeCommand& cmd) {
   o += "candidates:\n";
   for (size_t c = 0; c < meeting.size() && c < 3; ++c) {
     const auto* r = meeting[c];
-    o += "  " + where(plan, r->index) + ": " + show(target->metric, r->metrics.at(target->metric)) + " (margin " +
-         margin(*target, r->metrics.at(target->metric)) + "), cost " + show("total_usd", cost_of(r)) + "\n";
+    o += "  " + where(plan, r->index) + ": " + format_metric(target->metric, r->metrics.at(target->metric)) +
+         " (margin " + margin(*target, r->metrics.at(target->metric)) + "), cost " +
+         format_metric("total_usd", cost_of(r)) + "\n";
   }
   if (!missing.empty()) {
     const auto* r = missing.front();
-    o += "  " + where(plan, r->index) + ": " + show(target->metric, r->metrics.at(target->metric)) + " (misses by " +
-         margin(*target, r->metrics.at(target->metric)).substr(1) + "), cost " + show("total_usd", cost_of(r)) + "\n";
+    o += "  " + where(plan, r->index) + ": " + format_metric(target->metric, r->metrics.at(target->metric)) +
+         " (misses by " + margin(*target, r->metrics.at(target->metric)).substr(1) + "), cost " +
+         format_metric("total_usd", cost_of(r)) + "\n";
   }
   write_file_atomically((out / "size.json").string(), doc.dump(2) + "\n");
   o += "size.json: " + (out / "size.json").string() + "\n";
@@ -302,7 +289,7 @@ int size_command(const SizeCommand& cmd) {
   }
   if (const auto v = value_of(answer.index, target->metric))
     std::cerr << "aisim: --target " << cmd.target << ": no value in the range meets it; the best reached is "
-              << show(target->metric, *v) << " at " << where(plan, answer.index) << "\n";
+              << format_metric(target->metric, *v) << " at " << where(plan, answer.index) << "\n";
   else
     std::cerr << "aisim: --target " << cmd.target << ": no value in the range meets it\n";
   return 2;

@@ -30,17 +30,6 @@ using models::Json;
 
 constexpr double kMaxPointsWithoutYes = 1'000'000;
 
-std::string duration_text(double s) {
-  char buf[32];
-  if (s < 60)
-    std::snprintf(buf, sizeof buf, "%.0f s", s);
-  else if (s < 3600)
-    std::snprintf(buf, sizeof buf, "%dm %02ds", static_cast<int>(s / 60), static_cast<int>(s) % 60);
-  else
-    std::snprintf(buf, sizeof buf, "%dh %02dm", static_cast<int>(s / 3600), static_cast<int>(s / 60) % 60);
-  return buf;
-}
-
 // The bar on a terminal, or one JSON line per finished point.
 class SweepProgress {
 public:
@@ -72,7 +61,7 @@ public:
     const int filled = static_cast<int>(static_cast<double>(done_) / static_cast<double>(total_) * width);
     std::fprintf(stderr, "\r[%.*s%*s] %zu/%zu points  %zu running  %zu failed  ETA %s   ", filled,
                  "##############################", width - filled, "", done_, total_, running, failed_,
-                 duration_text(eta).c_str());
+                 models::format_duration(models::Seconds(eta)).c_str());
     std::fflush(stderr);
     drawn_ = true;
   }
@@ -139,12 +128,6 @@ Json sweep_document(const SweepCommand& cmd, const SweepPlan& plan, const std::v
   return doc;
 }
 
-std::string pct(double f) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f %%", 100 * f);
-  return buf;
-}
-
 std::string summary(const SweepCommand& cmd, const SweepPlan& plan, const std::vector<SweepRow>& rows,
                     const std::vector<std::string>& objectives, const fs::path& out, double wall_s, int jobs,
                     size_t ran, size_t already) {
@@ -164,7 +147,7 @@ std::string summary(const SweepCommand& cmd, const SweepPlan& plan, const std::v
   o += all ? "):\n" : ":\n";
   std::vector<std::string> header{"point"};
   for (const auto& a : plan.axes)
-    header.push_back(a.pointer + (a.unit && !a.unit->empty() ? " [" + *a.unit + "]" : ""));
+    header.push_back(axis_header(a));
   header.insert(header.end(), {"GPU util", "cost", "ckpt p99", "status"});
   std::vector<std::vector<std::string>> table{header};
   size_t shown = 0;
@@ -179,14 +162,10 @@ std::string summary(const SweepCommand& cmd, const SweepPlan& plan, const std::v
     std::vector<std::string> line{std::to_string(i + 1) + (r.pareto ? "*" : "")};
     for (size_t k = 0; k < plan.axes.size(); ++k)
       line.push_back(axis_label(plan.axes[k], plan.points[i].choice[k]));
-    const auto get = [&](const char* c) -> std::optional<double> {
+    for (const char* c : {"gpu_utilization_fraction", "total_usd", "checkpoint_write_p99_s"}) {
       const auto it = r.metrics.find(c);
-      return it == r.metrics.end() ? std::nullopt : std::optional<double>(it->second);
-    };
-    line.push_back(get("gpu_utilization_fraction") ? pct(*get("gpu_utilization_fraction")) : "-");
-    line.push_back(get("total_usd") ? models::format_money(models::Dollars(*get("total_usd"))) : "-");
-    line.push_back(
-        get("checkpoint_write_p99_s") ? models::format_duration(models::Seconds(*get("checkpoint_write_p99_s"))) : "-");
+      line.push_back(it == r.metrics.end() ? "-" : format_metric(c, it->second));
+    }
     line.push_back(r.status == "ok" ? "ok" : r.outcome + (r.error.empty() ? "" : ": " + r.error));
     table.push_back(std::move(line));
   }
@@ -274,7 +253,6 @@ int sweep_command(const SweepCommand& cmd) {
 
   const size_t n = plan.points.size();
   std::vector<SweepRow> rows(n);
-  std::vector<bool> done(n, false);
   size_t already = 0;
   for (size_t i = 0; i < n; ++i) {
     rows[i].folder = point_folder(i);
@@ -287,7 +265,6 @@ int sweep_command(const SweepCommand& cmd) {
         rows[i].status = "ok";
         rows[i].outcome = "finished";
         rows[i].metrics = headline_metrics(r);
-        done[i] = true;
         ++already;
         continue;
       }
@@ -307,7 +284,7 @@ int sweep_command(const SweepCommand& cmd) {
   std::vector<std::pair<size_t, size_t>> owner; // spec -> (point, replica)
   std::vector<std::vector<ReplicaRun>> replica_runs(n);
   for (size_t i = 0; i < n; ++i) {
-    if (done[i])
+    if (rows[i].status == "ok") // finished before this call (--resume)
       continue;
     std::vector<std::string> sets = cmd.sets;
     for (size_t k = 0; k < plan.axes.size(); ++k)

@@ -498,8 +498,8 @@ Outcome run_search(const std::string& exe, const Case& c, const Check& k, const 
   else if (a.found)
     why = "even " + std::to_string(s.spec.max) + " gives " + fmt(at_max.value_or(0)) + ", " + side +
           fmt(s.spec.at_least) + ": raise max";
-  else if (!failed_run.empty() || a.message.find("failed") != std::string::npos)
-    why = a.message + (failed_run.empty() ? "" : ": " + failed_run);
+  else if (!failed_run.empty()) // run_batch notes every run that gave no metric
+    why = a.message + ": " + failed_run;
   else if (!a.why_search.empty())
     why = a.message;
   else

@@ -1,8 +1,11 @@
 #include "sim/sweep/sweep_table.hpp"
 
+#include "models/common/units.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 
 namespace aisim::sim {
 namespace {
@@ -232,10 +235,29 @@ std::string axis_label(const SweepAxis& axis, uint32_t value_index) {
   return v.dump();
 }
 
+std::string axis_header(const SweepAxis& axis) {
+  return axis.pointer + (axis.unit && !axis.unit->empty() ? " [" + *axis.unit + "]" : "");
+}
+
+std::string format_metric(const std::string& column, double v) {
+  if (column.ends_with("_fraction")) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.2f %%", 100 * v);
+    return buf;
+  }
+  if (column.find("usd") != std::string::npos)
+    return models::format_money(models::Dollars(v));
+  if (column.ends_with("_bytes"))
+    return models::format_bytes(models::Bytes(v));
+  if (column.ends_with("_s"))
+    return models::format_duration(models::Seconds(v));
+  return models::format_count(v, std::fabs(v) < 100 ? 2 : 0);
+}
+
 std::string sweep_csv(const SweepPlan& plan, const std::vector<SweepRow>& rows, bool replicas) {
   std::string o = "point,status";
   for (const auto& a : plan.axes)
-    o += "," + csv_field(a.pointer + (a.unit && !a.unit->empty() ? " [" + *a.unit + "]" : ""));
+    o += "," + csv_field(axis_header(a));
   const auto& metrics = sweep_metrics(replicas);
   for (const auto& m : metrics)
     o += "," + m.column;

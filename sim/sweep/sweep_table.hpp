@@ -55,4 +55,10 @@ std::string plain_number(double v);
 // How an axis value shows in tables: its number when the axis has a unit, a sub-object's "name", else its text.
 std::string axis_label(const SweepAxis& axis, uint32_t value_index);
 
+// An axis's column header: its pointer, with " [unit]" when its values are numbers with a unit.
+std::string axis_header(const SweepAxis& axis);
+
+// A metric's value for people, by the unit its column name carries: "99.86 %", "$19,888,513", "2.45 s", "1.2 TB".
+std::string format_metric(const std::string& column, double v);
+
 } // namespace aisim::sim
