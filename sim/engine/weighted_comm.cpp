@@ -17,20 +17,15 @@ namespace res = simgrid::kernel::resource;
 
 namespace {
 
-// The engine's network model, looked up once per engine (a process may build several in turn).
+// The engine's network model. Looked up every time: a process may run several engines in turn, and a new one can
+// sit at the address of the last, so a cache keyed on the engine could hand out a freed model.
 res::Model& network_model() {
-  static const sg4::Engine* engine = nullptr;
-  static res::Model* model = nullptr;
-  auto* e = sg4::Engine::get_instance();
-  if (e != engine || model == nullptr) {
-    model = nullptr;
-    for (auto* m : e->get_all_models())
-      if (m->get_name().rfind("Network", 0) == 0)
-        model = m;
-    if (model == nullptr)
-      throw std::logic_error("send_weighted: SimGrid has no network model");
-    engine = e;
-  }
+  res::Model* model = nullptr;
+  for (auto* m : sg4::Engine::get_instance()->get_all_models())
+    if (m->get_name().rfind("Network", 0) == 0)
+      model = m;
+  if (model == nullptr)
+    throw std::logic_error("send_weighted: SimGrid has no network model");
   return *model;
 }
 

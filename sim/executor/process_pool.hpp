@@ -39,12 +39,20 @@ PoolOutcome run_pool(const std::vector<ChildSpec>& specs, int jobs,
                      const std::function<void(size_t, const ChildResult&)>& on_done = {},
                      const std::function<void()>& idle = {});
 
-// Children that would exec `executable` (this program) run `entry(argc, argv)` in a fork of the pool's process
-// instead: the same code with the same arguments, without paying the program's start-up again (about 35 ms, most of
-// it the SimGrid library's ns-3 dependencies initializing, a quarter of a small scenario's run). Only for a
-// single-threaded caller that has not started a SimGrid engine (the command line); elsewhere children are exec'd.
+// Children that would exec `executable` (this program) run `entry(argc, argv)` in workers forked from the pool's
+// process instead: the same code with the same arguments, without paying the program's start-up again (about 35 ms,
+// most of it the SimGrid library's ns-3 dependencies initializing, a quarter of a small scenario's run). A worker
+// runs one run after another, so later runs also skip the fork and the page faults of a fresh heap; each starts as
+// an exec'd run would (default signals, fresh stream formats, a new engine at clock 0), and the results are byte for
+// byte those of exec'd runs (tests/cli/check_replicas.cmake). Only for a single-threaded caller that has not
+// started a SimGrid engine (the command line); elsewhere children are exec'd.
 using InProcessEntry = int (*)(int argc, char** argv);
 void set_in_process_entry(InProcessEntry entry, const std::string& executable);
+
+// SimGrid 3.32 leaves each engine's callbacks in process-wide signals, so every run of a worker pays for the ones
+// before it (one-day runs of scenarios/default.json: 1.3 ms the first, 6 ms after 1,000). A worker retires after
+// this many runs: one fork per 64 runs costs less than what they would add.
+constexpr int kRunsPerWorker = 64;
 
 // The machine's cores: the default number of children at once.
 int default_jobs();

@@ -5,6 +5,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <set>
 #include <thread>
 #include <unistd.h>
@@ -78,4 +79,122 @@ TEST_CASE("process pool: an interrupt stops the running children, starts no more
   CHECK(out.children[1].signal == SIGTERM);
   CHECK_FALSE(out.children[3].started);
   CHECK(out.children[3].describe() == "not started");
+}
+
+namespace {
+// Runs of "this program" in the worker tests: what each does is its first argument.
+int test_entry(int argc, char** argv) {
+  const std::string what = argc > 1 ? argv[1] : "";
+  if (what == "code")
+    return std::stoi(argv[2]);
+  if (what == "crash")
+    ::raise(SIGKILL);
+  if (what == "exit")
+    ::_exit(7); // a run that ends its process, as exit() on an error path would
+  if (what == "hex") {
+    std::cout << std::hex << 255 << "\n"; // a run that leaves its stream formatted
+    return 0;
+  }
+  if (what == "sleep")
+    std::this_thread::sleep_for(std::chrono::seconds(30));
+  std::cout << ::getpid() << " " << 255 << "\n"; // "pid": which process ran it, and the stream's format
+  return 0;
+}
+
+constexpr const char* kSelf = "/test/aisim-self";
+
+ChildSpec self(std::vector<std::string> args, const std::string& log = "") {
+  args.insert(args.begin(), kSelf);
+  return {args, log, ""};
+}
+
+std::string read_log(const fs::path& p) {
+  std::ifstream in(p);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+struct SelfEntry {
+  SelfEntry() { set_in_process_entry(test_entry, kSelf); }
+  ~SelfEntry() { set_in_process_entry(nullptr, ""); }
+};
+} // namespace
+
+TEST_CASE("process pool: runs of this program go to workers that run one after another", "[executor]") {
+  const SelfEntry entry;
+  const fs::path dir = fs::temp_directory_path() / ("aisim-pool-workers-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::vector<ChildSpec> specs;
+  for (int i = 0; i < 8; ++i)
+    specs.push_back(self({"pid"}, (dir / ("run" + std::to_string(i) + ".log")).string()));
+  specs[2] = self({"code", "3"});
+  specs[3] = self({"crash"});
+  specs[4] = self({"hex"}, (dir / "run4.log").string());
+  specs[5] = self({"exit"});
+  const auto out = run_pool(specs, 2);
+  CHECK(out.children[2].exit_code == 3);
+  CHECK(out.children[3].finished);
+  CHECK(out.children[3].signal == SIGKILL); // the crash ended its worker, and is reported as the run's
+  CHECK(out.children[5].exit_code == 7);
+  std::set<std::string> pids;
+  for (int i : {0, 1, 4, 6, 7}) {
+    INFO("run " << i);
+    CHECK(out.children[static_cast<size_t>(i)].ok()); // the runs after a crash still ran, in a new worker
+    if (i == 4) {
+      CHECK(read_log(dir / "run4.log") == "ff");
+      continue;
+    }
+    const std::string line = read_log(dir / ("run" + std::to_string(i) + ".log"));
+    CHECK(line.substr(line.find(' ') + 1) == "255"); // each run starts with the stream's default format
+    CHECK(line.substr(0, line.find(' ')) != std::to_string(::getpid()));
+    pids.insert(line.substr(0, line.find(' ')));
+  }
+  // Without crashes, two workers run them all.
+  pids.clear();
+  std::vector<ChildSpec> batch;
+  for (int i = 0; i < 6; ++i)
+    batch.push_back(self({"pid"}, (dir / ("again" + std::to_string(i) + ".log")).string()));
+  const auto again = run_pool(batch, 2);
+  for (int i = 0; i < 6; ++i) {
+    const std::string line = read_log(dir / ("again" + std::to_string(i) + ".log"));
+    pids.insert(line.substr(0, line.find(' ')));
+  }
+  for (const auto& c : again.children)
+    CHECK(c.ok());
+  CHECK(pids.size() <= 2);
+  // A worker retires after kRunsPerWorker runs, and another takes the rest.
+  pids.clear();
+  batch.assign(kRunsPerWorker + 3, self({"pid"}));
+  for (size_t i = 0; i < batch.size(); ++i)
+    batch[i].log_path = (dir / ("long" + std::to_string(i) + ".log")).string();
+  const auto long_batch = run_pool(batch, 1);
+  for (size_t i = 0; i < batch.size(); ++i) {
+    CHECK(long_batch.children[i].ok());
+    const std::string line = read_log(batch[i].log_path);
+    pids.insert(line.substr(0, line.find(' ')));
+  }
+  CHECK(pids.size() == 2);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("process pool: an interrupt stops busy workers and keeps what finished", "[executor]") {
+  const SelfEntry entry;
+  std::thread interrupter;
+  const auto out = run_pool({self({"code", "0"}), self({"sleep"}), self({"sleep"}), self({"code", "0"})}, 2,
+                            [&](size_t i, const ChildResult&) {
+                              if (i == 0)
+                                interrupter = std::thread([] {
+                                  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+                                  ::kill(::getpid(), SIGTERM);
+                                });
+                            });
+  interrupter.join();
+  CHECK(out.interrupted);
+  CHECK(out.children[0].ok());
+  CHECK(out.children[1].started);
+  CHECK_FALSE(out.children[1].finished);
+  CHECK(out.children[1].signal == SIGTERM);
+  CHECK(out.children[2].started); // the first worker took it once run 0 was done
+  CHECK_FALSE(out.children[3].started);
 }
