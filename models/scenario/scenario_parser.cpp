@@ -479,6 +479,33 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
     if (duration && seed && fidelity && res)
       sc.simulation = SimulationSettings{Seconds(*duration), static_cast<uint64_t>(*seed), *fidelity, Seconds(*res)};
   }
+  // The inputs' own ranges for `aisim sweep --sensitivity`: {"/pointer": {"low": V, "high": V}}. A run does not use
+  // them; the shape is checked here, and each value in the scenario when the sensitivity runs.
+  if (top.has("uncertainty")) {
+    if (auto unc = top.object("uncertainty", false); unc && unc->ok()) {
+      for (auto& [key, entry] : doc["uncertainty"].items()) {
+        unc->accept(key);
+        const std::string ptr = unc->child_pointer(key);
+        if (key.empty() || key.front() != '/')
+          diag.error(ptr, "expected a JSON pointer to a scenario value, such as \"/cluster/node_groups/0/nic_speed\"");
+        ObjectReader range(entry, ptr, diag);
+        for (const char* end : {"low", "high"}) {
+          range.accept(end);
+          if (!range.ok())
+            continue;
+          if (!entry.contains(end))
+            diag.error(ptr + "/" + end,
+                       std::string("required: the input's ") + end + " value, written as the scenario writes it");
+          else if (!entry[end].is_number() && !entry[end].is_string())
+            diag.error(ptr + "/" + end, "expected a number or a quantity string, got " + json_excerpt(entry[end]));
+        }
+        range.finish();
+      }
+      unc->finish();
+    }
+  } else {
+    top.accept("uncertainty");
+  }
   top.finish();
 
   // Cross-checks that need several sections.

@@ -64,12 +64,24 @@ int cli_main(int argc, char** argv) {
       "sweep", "Run a scenario over a grid or sample of values (each point an ordinary run); write sweep.csv and "
                "sweep.json with the Pareto front of cost against utilization");
   sweep_cmd->add_option("scenario", sweep.scenario, "Scenario file (JSON)")->required();
+  auto* vary_opt =
+      sweep_cmd
+          ->add_option("--vary", sweep.vary,
+                       "POINTER=VALUES (repeatable, one per axis): a list 1,2,4,8; a range A..B:STEP such as 8..64:8 "
+                       "or 400Gbps..1600Gbps:x2; a JSON array of values or sub-objects; or @FILE holding one")
+          ->allow_extra_args(false); // one value per --vary, so a SCENARIO after it stays the scenario
+  auto* sens_opt = sweep_cmd->add_flag(
+      "--sensitivity", sweep.sensitivity,
+      "Instead of --vary: every uncertain input (bandwidths, operation rates, prices, failure rates; the scenario's "
+      "`uncertainty` low/high where given) at low and high, the others nominal, ranked by how much each moves "
+      "--metric");
+  vary_opt->excludes(sens_opt);
+  sweep_cmd->add_option("--range", sweep.range, "With --sensitivity: the low/high of inputs without their own (±20%)")
+      ->needs(sens_opt);
   sweep_cmd
-      ->add_option("--vary", sweep.vary,
-                   "POINTER=VALUES (repeatable, one per axis): a list 1,2,4,8; a range A..B:STEP such as 8..64:8 or "
-                   "400Gbps..1600Gbps:x2; a JSON array of values or sub-objects; or @FILE holding one")
-      ->required()
-      ->allow_extra_args(false); // one value per --vary, so a SCENARIO after it stays the scenario
+      ->add_option("--metric", sweep.metric,
+                   "With --sensitivity: the sweep.csv metric to rank by (default gpu_utilization_fraction)")
+      ->needs(sens_opt);
   sweep_cmd->add_option("--set", sweep.sets, "Override a value in every point: /json/pointer=value (repeatable)")
       ->allow_extra_args(false);
   sweep_cmd->add_option("--sample", sweep.sample, "grid (every combination, the default), random:N or latin:N");

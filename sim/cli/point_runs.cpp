@@ -53,21 +53,28 @@ ChildSpec point_run(const std::string& exe, const std::string& scenario, const s
   return {std::move(argv), (dir / "run.log").string(), dir.string()};
 }
 
-bool check_values(const std::string& scenario, const std::vector<std::string>& sets, const SweepPlan& plan) {
+std::optional<Json> scenario_document(const std::string& scenario, const std::vector<std::string>& sets) {
   std::string why;
   const auto text = models::read_text_file(scenario, &why);
   if (!text) {
     std::cerr << "aisim: " << scenario << ": " << why << "\n";
-    return false;
+    return std::nullopt;
   }
   models::Diagnostics syntax(scenario);
   auto doc = models::parse_json_text(*text, syntax);
   if (!doc) {
     std::cerr << syntax.format(true);
-    return false;
+    return std::nullopt;
   }
   for (const auto& s : sets)
     models::apply_override(*doc, s, syntax);
+  return doc;
+}
+
+bool check_values(const std::string& scenario, const std::vector<std::string>& sets, const SweepPlan& plan) {
+  const auto doc = scenario_document(scenario, sets);
+  if (!doc)
+    return false;
   const auto base = fs::path(scenario).parent_path().string();
   bool ok = true;
   for (size_t k = 0; k < plan.axes.size(); ++k) {
@@ -100,8 +107,9 @@ bool check_values(const std::string& scenario, const std::vector<std::string>& s
         which += (i + 1 == values.size() ? " and " : ", ") + values[i];
       if (values.size() > 8)
         which += " and " + std::to_string(values.size() - 8) + " more";
-      std::cerr << "aisim: --vary " << plan.axes[k].spec << ": " << (values.size() == 1 ? "the value " : "the values ")
-                << which << (values.size() == 1 ? " does" : " do") << " not make a valid scenario:\n";
+      std::cerr << "aisim: " << plan.axes[k].flag << " " << plan.axes[k].spec << ": "
+                << (values.size() == 1 ? "the value " : "the values ") << which
+                << (values.size() == 1 ? " does" : " do") << " not make a valid scenario:\n";
       size_t start = 0;
       while (start < text.size()) {
         const auto end = text.find('\n', start);
@@ -132,20 +140,25 @@ std::optional<std::vector<SweepAxis>> parse_axes(const std::vector<std::string>&
   return axes;
 }
 
-std::optional<CheckedPlan> load_and_plan(const std::string& scenario, const std::vector<std::string>& sets,
-                                         std::vector<SweepAxis> axes, const SampleSpec& sample) {
+std::optional<CheckedPlan> load_and_check(const std::string& scenario, const std::vector<std::string>& sets,
+                                          const std::function<SweepPlan()>& make_plan) {
   auto loaded = models::load_scenario(scenario, sets);
   std::cerr << loaded.diagnostics.format(true);
   if (!loaded.scenario) {
     std::cerr << "aisim: " << scenario << ": the scenario has errors; nothing was run or written\n";
     return std::nullopt;
   }
-  CheckedPlan out{plan_sweep(std::move(axes), sample), loaded.scenario->simulation.seed};
+  CheckedPlan out{make_plan(), loaded.scenario->simulation.seed};
   if (!check_values(scenario, sets, out.plan)) {
     std::cerr << "aisim: nothing was run or written\n";
     return std::nullopt;
   }
   return out;
+}
+
+std::optional<CheckedPlan> load_and_plan(const std::string& scenario, const std::vector<std::string>& sets,
+                                         std::vector<SweepAxis> axes, const SampleSpec& sample) {
+  return load_and_check(scenario, sets, [&] { return plan_sweep(std::move(axes), sample); });
 }
 
 } // namespace aisim::sim

@@ -7,6 +7,7 @@
 #include "sim/sweep/sweep_plan.hpp"
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,6 +37,15 @@ struct CheckedPlan {
   SweepPlan plan;
   unsigned long long scenario_seed = 0; // the scenario's simulation.seed (with `sets`)
 };
+
+// The scenario's JSON document with `sets` applied (as --set applies them), for reading values; prints why and
+// returns nullopt when it cannot be read or parsed.
+std::optional<models::Json> scenario_document(const std::string& scenario, const std::vector<std::string>& sets);
+
+// Loads the scenario with `sets`, makes the plan and checks every value its points take (check_values). Prints
+// every problem and returns nullopt then: nothing is to be run or written.
+std::optional<CheckedPlan> load_and_check(const std::string& scenario, const std::vector<std::string>& sets,
+                                          const std::function<SweepPlan()>& make_plan);
 
 // Loads the scenario with `sets`, plans the points and checks every value they take (check_values). Prints every
 // problem and returns nullopt then: nothing is to be run or written.

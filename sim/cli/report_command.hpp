@@ -1,7 +1,7 @@
 // `aisim report DIR`: (re)renders DIR/report.html from the folder's results.json and timeseries.csv, as `aisim run`
 // does after each run (a sweep's folder: sweep.html from its sweep.json). `aisim compare A B [...]`: the metrics the
-// runs share side by side on the terminal and as an HTML page. Exit 0 on success, 2 on bad input (a folder that is not a results folder, a results.json of another
-// schema version), naming the path; nothing is written then.
+// runs share side by side on the terminal and as an HTML page. Exit 0 on success, 2 on bad input (a folder that is not
+// a results folder, a results.json of another schema version), naming the path; nothing is written then.
 #pragma once
 
 #include "models/common/json_reader.hpp"

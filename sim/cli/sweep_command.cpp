@@ -7,6 +7,7 @@
 #include "sim/results/replicas.hpp"
 #include "sim/results/results.hpp"
 #include "sim/results/version_info.hpp"
+#include "sim/sweep/sensitivity.hpp"
 #include "sim/sweep/sweep_plan.hpp"
 #include "sim/sweep/sweep_table.hpp"
 
@@ -140,6 +141,10 @@ std::string summary(const SweepCommand& cmd, const SweepPlan& plan, const std::v
        (already > 0 ? ", " + std::to_string(already) + " finished before" : "") + ") in " +
        models::format_duration(models::Seconds(wall_s)) + " on " + std::to_string(jobs) + " worker" +
        (jobs == 1 ? "" : "s") + "\n\n";
+  const auto files = "sweep.csv: " + (out / "sweep.csv").string() + "\nsweep.json: " + (out / "sweep.json").string() +
+                     "\nsweep.html: " + (out / "sweep.html").string() + "\n";
+  if (cmd.sensitivity) // its ranking is the answer; every run's values and metrics are in the files
+    return o + files;
   // The points worth reading: all of a small sweep, the front of a large one.
   const bool all = rows.size() <= 20;
   o += all ? "points (* on the Pareto front of " : "the Pareto front of ";
@@ -181,42 +186,125 @@ std::string summary(const SweepCommand& cmd, const SweepPlan& plan, const std::v
     }
     o += l + "\n";
   }
-  o += "\nsweep.csv: " + (out / "sweep.csv").string() + "\nsweep.json: " + (out / "sweep.json").string() +
-       "\nsweep.html: " + (out / "sweep.html").string() + "\n";
-  return o;
+  return o + "\n" + files;
+}
+
+// The sensitivity's plan: the scenario's uncertain inputs, each checked to have a value to vary around.
+std::optional<CheckedPlan> plan_sensitivity_of(const SweepCommand& cmd, std::vector<UncertainInput>& inputs) {
+  std::string error;
+  if (cmd.sample != "grid") {
+    std::cerr << "aisim: --sample: a sensitivity runs each input at its low and high, not a sample\n";
+    return std::nullopt;
+  }
+  const auto& metrics = sweep_metrics(cmd.replicas > 0);
+  if (std::none_of(metrics.begin(), metrics.end(), [&](const auto& m) { return m.column == cmd.metric; })) {
+    std::string names;
+    for (const auto& m : metrics)
+      names += (names.empty() ? "" : ", ") + m.column;
+    std::cerr << "aisim: --metric " << cmd.metric << ": not a sweep metric (expected one of " << names << ")\n";
+    return std::nullopt;
+  }
+  const auto range = parse_relative_range(cmd.range, &error);
+  if (!range) {
+    std::cerr << "aisim: " << error << "\n";
+    return std::nullopt;
+  }
+  const auto doc = scenario_document(cmd.scenario, cmd.sets);
+  if (!doc)
+    return std::nullopt;
+  inputs = uncertain_inputs(*doc, *range);
+  bool ok = true;
+  for (const auto& in : inputs)
+    if (in.nominal.is_null()) {
+      std::cerr << "aisim: " << cmd.scenario << ":/uncertainty/" << models::pointer_token(in.pointer)
+                << ": the scenario writes no value at " << in.pointer
+                << " to vary around; write it in the scenario (its nominal value) or remove the entry\n";
+      ok = false;
+    }
+  if (!ok)
+    return std::nullopt;
+  if (inputs.empty()) {
+    std::cerr << "aisim: --sensitivity: " << cmd.scenario
+              << " writes no bandwidth, operation rate, price or failure rate, and has no `uncertainty` entries; "
+                 "add its uncertain inputs under \"uncertainty\" with their low and high\n";
+    return std::nullopt;
+  }
+  return load_and_check(cmd.scenario, cmd.sets, [&] { return plan_sensitivity(inputs); });
+}
+
+// The ranking for the terminal: each input's values and the metric at them, largest swing first.
+std::string sensitivity_summary(const Sensitivity& s) {
+  std::string o = "what moves " + s.metric + " most (nominal " +
+                  (s.nominal ? format_metric(s.metric, *s.nominal) : std::string("-")) + "), one input at a time:\n";
+  std::vector<std::vector<std::string>> table{{"input", "kind", "low", "high", "at low", "at high", "swing"}};
+  size_t shown = 0;
+  for (const auto& r : s.rows) {
+    if (++shown > 15) {
+      table.push_back({"... (" + std::to_string(s.rows.size() - 15) + " more in sweep.json)", "", "", "", "", "", ""});
+      break;
+    }
+    const auto f = [&](const std::optional<double>& v) { return v ? format_metric(s.metric, *v) : std::string("-"); };
+    const std::string kind = r.kind == "given" || r.source != "scenario" ? r.kind : r.kind + " (given)";
+    table.push_back({r.pointer, kind, r.low_label, r.high_label, f(r.at_low), f(r.at_high),
+                     r.at_low && r.at_high ? format_metric(s.metric, r.swing) : "-"});
+  }
+  std::vector<size_t> width(table.front().size(), 0);
+  for (const auto& line : table)
+    for (size_t c = 0; c < line.size(); ++c)
+      width[c] = std::max(width[c], line[c].size());
+  for (const auto& line : table) {
+    std::string l = " ";
+    for (size_t c = 0; c < line.size(); ++c)
+      l += " " + (c == 0 ? line[c] + std::string(width[c] - line[c].size(), ' ')
+                         : std::string(width[c] - line[c].size(), ' ') + line[c]);
+    o += l + "\n";
+  }
+  return o + "\n";
 }
 
 } // namespace
 
 int sweep_command(const SweepCommand& cmd) {
   const auto started = std::chrono::steady_clock::now();
-  auto parsed = parse_axes(cmd.vary);
-  if (!parsed)
-    return 2;
-  std::vector<SweepAxis> axes = std::move(*parsed);
-  for (const auto& axis : axes)
-    if (axis.pointer == "/simulation/seed" && (cmd.seed >= 0 || cmd.replicas > 0)) {
-      std::cerr << "aisim: --vary " << axis.spec << ": " << (cmd.seed >= 0 ? "--seed" : "--replicas")
-                << " sets every run's seed, so the varied seed would not be used; vary it without "
-                << (cmd.seed >= 0 ? "--seed" : "--replicas") << "\n";
+  std::optional<CheckedPlan> checked;
+  std::vector<UncertainInput> inputs;
+  if (cmd.sensitivity) {
+    checked = plan_sensitivity_of(cmd, inputs);
+    if (!checked)
+      return 2;
+  } else {
+    if (cmd.vary.empty()) {
+      std::cerr << "aisim: sweep: give the values to sweep with --vary POINTER=VALUES, or --sensitivity\n";
       return 2;
     }
-  std::string error;
-  auto sample = parse_sample(cmd.sample, &error);
-  if (!sample) {
-    std::cerr << "aisim: " << error << "\n";
-    return 2;
+    auto parsed = parse_axes(cmd.vary);
+    if (!parsed)
+      return 2;
+    std::vector<SweepAxis> axes = std::move(*parsed);
+    for (const auto& axis : axes)
+      if (axis.pointer == "/simulation/seed" && (cmd.seed >= 0 || cmd.replicas > 0)) {
+        std::cerr << "aisim: --vary " << axis.spec << ": " << (cmd.seed >= 0 ? "--seed" : "--replicas")
+                  << " sets every run's seed, so the varied seed would not be used; vary it without "
+                  << (cmd.seed >= 0 ? "--seed" : "--replicas") << "\n";
+        return 2;
+      }
+    std::string error;
+    auto sample = parse_sample(cmd.sample, &error);
+    if (!sample) {
+      std::cerr << "aisim: " << error << "\n";
+      return 2;
+    }
+    sample->seed = cmd.sample_seed;
+    const double count = points_to_run(axes, *sample);
+    if (count > kMaxPointsWithoutYes && !cmd.yes) {
+      std::cerr << "aisim: --vary: the sweep has " << models::format_count(count)
+                << " points, more than 1,000,000; pass --yes to run them all, or --sample random:N or latin:N\n";
+      return 2;
+    }
+    checked = load_and_plan(cmd.scenario, cmd.sets, std::move(axes), *sample);
+    if (!checked)
+      return 2;
   }
-  sample->seed = cmd.sample_seed;
-  const double count = points_to_run(axes, *sample);
-  if (count > kMaxPointsWithoutYes && !cmd.yes) {
-    std::cerr << "aisim: --vary: the sweep has " << models::format_count(count)
-              << " points, more than 1,000,000; pass --yes to run them all, or --sample random:N or latin:N\n";
-    return 2;
-  }
-  auto checked = load_and_plan(cmd.scenario, cmd.sets, std::move(axes), *sample);
-  if (!checked)
-    return 2;
   const SweepPlan& plan = checked->plan;
 
   const fs::path out = cmd.out_dir.empty() ? fs::path("results") / (fs::path(cmd.scenario).stem().string() + "-sweep")
@@ -373,7 +461,12 @@ int sweep_command(const SweepCommand& cmd) {
   mark_pareto(rows, objectives);
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   write_file_atomically((out / "sweep.csv").string(), sweep_csv(plan, rows, cmd.replicas > 0));
-  const Json doc = sweep_document(cmd, plan, rows, objectives, wall_s, pool.interrupted ? "interrupted" : "finished");
+  Json doc = sweep_document(cmd, plan, rows, objectives, wall_s, pool.interrupted ? "interrupted" : "finished");
+  std::optional<Sensitivity> sensitivity;
+  if (cmd.sensitivity) {
+    sensitivity = rank_sensitivity(inputs, rows, cmd.metric);
+    doc["sensitivity"] = sensitivity_json(*sensitivity);
+  }
   write_file_atomically(doc_path.string(), doc.dump(2) + "\n");
   // The page is rendered from the document just written, as `aisim report DIR` renders the folder's later.
   write_file_atomically((out / "sweep.html").string(), render_sweep(doc));
@@ -383,7 +476,10 @@ int sweep_command(const SweepCommand& cmd) {
                     .dump()
                     .c_str());
   else
-    std::fputs(summary(cmd, plan, rows, objectives, out, wall_s, jobs, ran, already).c_str(), stdout);
+    std::fputs(((sensitivity ? sensitivity_summary(*sensitivity) : std::string()) +
+                summary(cmd, plan, rows, objectives, out, wall_s, jobs, ran, already))
+                   .c_str(),
+               stdout);
   if (pool.interrupted)
     return 130;
   const bool all_ok = std::all_of(rows.begin(), rows.end(), [](const auto& r) { return r.status == "ok"; });

@@ -523,6 +523,36 @@
                ["points failed", num(failed.length, 0), failed.length ? "listed below" : ""],
                ["on the Pareto front", num(front.length, 0), w.pareto_objectives.map(label).join(" / ")]]);
 
+    const sens = w.sensitivity;
+    if (sens) {
+      // A tornado: each input's bar spans the metric at its low and at its high value, from the nominal run's.
+      const m = sens.metric, f = metricFmt(m), ranked = sens.inputs.filter((r) => r.at_low !== null && r.at_high !== null);
+      const top = ranked.slice(0, 15);
+      const st = section("Sensitivity of " + label(m), "Each input run at its low and its high value, every other " +
+                         "input at its nominal one; largest swing first. Inputs without their own range in the " +
+                         "scenario's `uncertainty` are taken at the given ±range. Nominal: " + f(sens.nominal) + ".");
+      const name = (r) => r.pointer + " (" + r.low + " – " + r.high + ")";
+      // The axis spans the values, not zero to them: a swing of 0.06 % on 99.86 % must show.
+      const vals = top.flatMap((r) => [r.at_low, r.at_high]).concat([sens.nominal]).filter((v) => v !== null);
+      const lo = Math.min(...vals), hi = Math.max(...vals);
+      const pad = hi > lo ? (hi - lo) * 0.1 : Math.abs(hi) * 0.01 || 1;
+      chart(st, {type: "bar", data: {labels: top.map(name), datasets: [
+        {label: "input at its low", data: top.map((r) => [sens.nominal, r.at_low]), backgroundColor: PALETTE[0],
+         grouped: false},
+        {label: "input at its high", data: top.map((r) => [sens.nominal, r.at_high]), backgroundColor: PALETTE[1],
+         grouped: false}]},
+        options: {indexAxis: "y", plugins: {title: {display: true, text: label(m) + ": what moves it most"},
+          tooltip: {callbacks: {label: (c) => c.dataset.label + ": " + f(c.raw[1])}}},
+          scales: {x: {beginAtZero: false, min: lo - pad, max: hi + pad, title: {display: true, text: label(m)},
+                       ticks: {callback: (v) => f(v)}},
+                   y: {ticks: {font: {size: 10}}}}}});
+      table(st, ["input", "kind", "low", "high", "at low", "at high", "swing"],
+        sens.inputs.map((r) => [r.pointer, r.kind === "given" ? "given" :
+                                r.kind + (r.source === "scenario" ? " (given)" : " (" + r.source + ")"),
+                                r.low, r.high, f(r.at_low), f(r.at_high),
+                                r.at_low === null || r.at_high === null ? "-" : f(r.swing)]), [4, 5, 6]);
+    }
+
     const s1 = section("Pareto front", "Each point is one run. The front (green, joined) holds the points no other " +
                        "point beats on every objective at once: " + w.pareto_objectives.map(label).join(", ") +
                        ". Hover a point for its values.");
@@ -547,6 +577,7 @@
     const numeric = shown.map((_, i) => 1 + axes.length + i);
     table(s1, ["point"].concat(axes.map(axisName)).concat(shown.map(label)), front.map(row), numeric);
 
+    if (!sens) {
     const s2 = section("Metrics against each parameter", "One chart per varied value and metric; where other values " +
                        "vary too, one line per combination of them (up to 8; else every point on its own).");
     const plotted = ["gpu_utilization_fraction", "total_usd", "checkpoint_write_p99_s", "stall_data_fraction",
@@ -590,6 +621,7 @@
                      y: {title: {display: true, text: label(m)}, ticks: {callback: (v) => metricFmt(m)(v)}}}}});
       }
     });
+    }
 
     const s3 = section("All points", (points.length > 500 ? "The first 500 of the points on this page; sweep.csv has " +
                        "every one. " : "") + "* marks the Pareto front. Point N's own results are in " +

@@ -40,17 +40,6 @@ std::optional<std::pair<double, std::string>> number_and_unit(std::string_view t
 
 // A plain decimal for a range's value: whole numbers as integers, others without the float noise of repeated
 // addition (0.30000000000000004) and without an exponent, which a quantity does not parse.
-std::string plain_decimal(double v) {
-  if (std::fabs(v) < 9e15 && v == std::round(v))
-    return std::to_string(static_cast<long long>(v));
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.12g", v);
-  const double rounded = std::strtod(buf, nullptr);
-  char out[400];
-  const auto [end, ec] = std::to_chars(out, out + sizeof out, rounded, std::chars_format::fixed);
-  return ec == std::errc() ? std::string(out, end) : std::string(buf);
-}
-
 Json range_value(double v, const std::string& unit) {
   const std::string text = plain_decimal(v);
   if (!unit.empty())
@@ -78,25 +67,6 @@ std::optional<double> unit_ratio(const std::string& other, const std::string& un
       return *a / *b;
   }
   return std::nullopt;
-}
-
-// Fills unit and numbers when every value is a number or a number with the same unit.
-void find_unit(SweepAxis& axis) {
-  std::optional<std::string> unit;
-  std::vector<double> numbers;
-  for (const auto& v : axis.values) {
-    std::optional<std::pair<double, std::string>> nu;
-    if (v.is_number())
-      nu = std::make_pair(v.get<double>(), std::string());
-    else if (v.is_string())
-      nu = number_and_unit(v.get<std::string>());
-    if (!nu || (unit && *unit != nu->second))
-      return;
-    unit = nu->second;
-    numbers.push_back(nu->first);
-  }
-  axis.unit = unit;
-  axis.numbers = std::move(numbers);
 }
 
 std::optional<SweepAxis> parse_range(SweepAxis axis, const std::string& values, std::string* error) {
@@ -210,6 +180,35 @@ SweepPoint decode(uint64_t index, const std::vector<SweepAxis>& axes) {
 std::string count_text(double n) { return models::format_count(n); }
 
 } // namespace
+
+std::string plain_decimal(double v) {
+  if (std::fabs(v) < 9e15 && v == std::round(v))
+    return std::to_string(static_cast<long long>(v));
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.12g", v);
+  const double rounded = std::strtod(buf, nullptr);
+  char out[400];
+  const auto [end, ec] = std::to_chars(out, out + sizeof out, rounded, std::chars_format::fixed);
+  return ec == std::errc() ? std::string(out, end) : std::string(buf);
+}
+
+void find_unit(SweepAxis& axis) {
+  std::optional<std::string> unit;
+  std::vector<double> numbers;
+  for (const auto& v : axis.values) {
+    std::optional<std::pair<double, std::string>> nu;
+    if (v.is_number())
+      nu = std::make_pair(v.get<double>(), std::string());
+    else if (v.is_string())
+      nu = number_and_unit(v.get<std::string>());
+    if (!nu || (unit && *unit != nu->second))
+      return;
+    unit = nu->second;
+    numbers.push_back(nu->first);
+  }
+  axis.unit = unit;
+  axis.numbers = std::move(numbers);
+}
 
 std::optional<SweepAxis> parse_vary(const std::string& arg, std::string* error) {
   SweepAxis axis;
@@ -409,10 +408,12 @@ Json plan_json(const SweepPlan& plan) {
       ax["unit"] = *a.unit;
     axes.push_back(std::move(ax));
   }
-  static const std::map<SampleMode, const char*> modes{
-      {SampleMode::grid, "grid"}, {SampleMode::random, "random"}, {SampleMode::latin, "latin"}};
+  static const std::map<SampleMode, const char*> modes{{SampleMode::grid, "grid"},
+                                                       {SampleMode::random, "random"},
+                                                       {SampleMode::latin, "latin"},
+                                                       {SampleMode::one_at_a_time, "one_at_a_time"}};
   Json sample{{"mode", modes.at(plan.sample.mode)}};
-  if (plan.sample.mode != SampleMode::grid) {
+  if (plan.sample.mode == SampleMode::random || plan.sample.mode == SampleMode::latin) {
     sample["count"] = plan.sample.count;
     sample["seed"] = plan.sample.seed;
   }

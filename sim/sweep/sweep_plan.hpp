@@ -14,6 +14,7 @@ namespace aisim::sim {
 
 struct SweepAxis {
   std::string spec;                 // the --vary argument as given, for messages
+  std::string flag = "--vary";      // the option it came from, for messages
   std::string pointer;              // where the values go (a --set pointer)
   std::vector<models::Json> values; // in order; a range is expanded by its step
   // When every value is a number, or a number followed by the same unit ("400Gbps"): the unit ("" for plain
@@ -31,7 +32,8 @@ struct SweepAxis {
 // On failure returns nullopt and sets *error to a message naming the argument.
 std::optional<SweepAxis> parse_vary(const std::string& arg, std::string* error);
 
-enum class SampleMode { grid, random, latin };
+// one_at_a_time: a sensitivity's points (sensitivity.hpp), never parsed from --sample.
+enum class SampleMode { grid, random, latin, one_at_a_time };
 
 struct SampleSpec {
   SampleMode mode = SampleMode::grid;
@@ -55,6 +57,13 @@ struct SweepPlan {
   uint64_t duplicates = 0; // Latin samples that landed on a grid point already taken (dropped)
   std::string description; // "grid of 3 x 4 = 12 points", "latin sample of 50 from a grid of 1,000,000"
 };
+
+// Fills axis.unit and axis.numbers when every value is a number or a number with the same unit.
+void find_unit(SweepAxis& axis);
+
+// A plain decimal for a computed value: whole numbers as integers, others without float noise
+// (0.30000000000000004, 12 significant digits) and without an exponent, which a quantity does not parse.
+std::string plain_decimal(double v);
 
 // The full grid's size, saturating.
 double grid_size(const std::vector<SweepAxis>& axes);
