@@ -8,6 +8,7 @@
 #include "sim/results/results.hpp"
 #include "sim/results/version_info.hpp"
 #include "sim/sweep/sensitivity.hpp"
+#include "sim/sweep/size_search.hpp"
 #include "sim/sweep/sweep_plan.hpp"
 #include "sim/sweep/sweep_table.hpp"
 
@@ -187,6 +188,30 @@ std::string summary(const SweepCommand& cmd, const SweepPlan& plan, const std::v
     o += l + "\n";
   }
   return o + "\n" + files;
+}
+
+// Where more of a one-parameter sweep's parameter stops helping, per metric with a direction (aisim size's knee):
+// {"gpu_utilization_fraction": {"point": 5, "value": 6}}; metrics without a knee are left out.
+Json knees(const SweepPlan& plan, const std::vector<SweepRow>& rows, bool replicas) {
+  Json out = Json::object();
+  for (const auto& m : sweep_metrics(replicas)) {
+    if (m.better == Better::neither)
+      continue;
+    std::vector<SizeRun> runs;
+    for (size_t i = 0; i < rows.size(); ++i)
+      if (rows[i].status == "ok" && rows[i].metrics.count(m.column))
+        runs.push_back({plan.points[i].choice[0], rows[i].metrics});
+    std::sort(runs.begin(), runs.end(), [](const auto& a, const auto& b) { return a.index < b.index; });
+    const auto at = knee(runs, m.column, m.better == Better::higher);
+    if (!at)
+      continue;
+    for (size_t i = 0; i < rows.size(); ++i)
+      if (plan.points[i].choice[0] == *at) {
+        out[m.column] = {{"point", i + 1}, {"value", plan.axes[0].values[*at]}};
+        break;
+      }
+  }
+  return out;
 }
 
 // The sensitivity's plan: the scenario's uncertain inputs, each checked to have a value to vary around.
@@ -462,6 +487,8 @@ int sweep_command(const SweepCommand& cmd) {
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   write_file_atomically((out / "sweep.csv").string(), sweep_csv(plan, rows, cmd.replicas > 0));
   Json doc = sweep_document(cmd, plan, rows, objectives, wall_s, pool.interrupted ? "interrupted" : "finished");
+  if (!cmd.sensitivity && plan.axes.size() == 1)
+    doc["knees"] = knees(plan, rows, cmd.replicas > 0);
   std::optional<Sensitivity> sensitivity;
   if (cmd.sensitivity) {
     sensitivity = rank_sensitivity(inputs, rows, cmd.metric);

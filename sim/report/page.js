@@ -608,10 +608,19 @@
             .map((p) => ({x: numericAxis ? axisValue(a, p.values[a.pointer]) : xs.indexOf(axisValue(a, p.values[a.pointer])),
                           y: p.metrics[m], point: p}))
             .sort((u, v) => u.x - v.x)}));
+        // The knee aisim found (sweep.json's knees): where more of the one parameter stops helping this metric.
+        const kn = axes.length === 1 ? (w.knees || {})[m] : undefined;
+        const kp = kn ? points.find((p) => p.point === kn.point) : undefined;
+        if (kp && kp.metrics[m] !== undefined) {
+          const kx = axisValue(a, kp.values[a.pointer]);
+          sets.push({label: "knee: " + kx + (a.unit ? " " + a.unit : ""), pointStyle: "triangle", pointRadius: 8,
+                     borderColor: "#b00020", backgroundColor: "#b00020", showLine: false,
+                     data: [{x: numericAxis ? kx : xs.indexOf(kx), y: kp.metrics[m], point: kp}]});
+        }
         chart(grid, {type: "scatter", data: {datasets: sets},
           options: {parsing: {xAxisKey: "x", yAxisKey: "y"},
             plugins: {title: {display: true, text: label(m) + " against " + axisName(a)},
-                      legend: {display: together && groups.size > 1, position: "right",
+                      legend: {display: (together && groups.size > 1) || sets.length > 1, position: "right",
                                labels: {boxWidth: 10, font: {size: 10}}},
                       tooltip: {callbacks: {label: (c) => "point " + c.raw.point.point + " (" + where(c.raw.point) + "): " +
                                                           metricFmt(m)(c.parsed.y)}}},

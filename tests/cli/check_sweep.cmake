@@ -121,3 +121,20 @@ execute_process(COMMAND "${AISIM}" run --set /simulation/duration=1h "${SCENARIO
 if(NOT rc EQUAL 0 OR NOT rc2 EQUAL 0)
   message(FATAL_ERROR "options before the scenario: sweep exit ${rc}, run exit ${rc2}\n${err}\n${err2}")
 endif()
+
+# A one-parameter sweep records where more of it stops helping (aisim size's knee), per metric with a direction:
+# enclosures 1-8 for one day, where utilization improves up to a few enclosures and then barely.
+file(REMOVE_RECURSE "${OUT}/knee")
+execute_process(COMMAND "${AISIM}" sweep "${SCENARIO}" --vary /storage/hot/enclosures=1..8:1 ${base} --out "${OUT}/knee"
+                RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+file(READ "${OUT}/knee/sweep.json" doc)
+string(JSON knee_point ERROR_VARIABLE missing GET "${doc}" knees gpu_utilization_fraction point)
+if(NOT rc EQUAL 0 OR missing)
+  message(FATAL_ERROR "one-parameter sweep: exit ${rc}, no knee of utilization in sweep.json (${missing})\n${err}")
+endif()
+string(JSON knee_value GET "${doc}" knees gpu_utilization_fraction value)
+math(EXPR at "${knee_point} - 1")
+string(JSON point_value GET "${doc}" points ${at} values "/storage/hot/enclosures")
+if(NOT knee_value EQUAL point_value OR knee_value LESS 2 OR knee_value GREATER 7)
+  message(FATAL_ERROR "the knee (point ${knee_point}, ${knee_value} enclosures) is not inside the range or not its point's value")
+endif()
