@@ -2,6 +2,7 @@
 
 #include "gui/parameter_panel.hpp"
 #include "gui/result_charts.hpp"
+#include "gui/sweep_view.hpp"
 
 #include <QCloseEvent>
 #include <QFileDialog>
@@ -31,6 +32,10 @@ MainWindow::MainWindow(const QString& cli_path)
                             [this](const QString& message) { show_failure(message); },
                         }) {
   setWindowTitle("aisim what-if explorer");
+  sweep_view_ = new SweepView(cli_path, this);
+  sweep_view_->on_open_point = [this](const QString& pointer, const QString& value, const QString& dir) {
+    open_point(pointer, value, dir);
+  };
   summary_->setTextFormat(Qt::PlainText);
   summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   summary_->setWordWrap(true);
@@ -104,6 +109,8 @@ MainWindow::MainWindow(const QString& cli_path)
   run_menu->addSeparator();
   run_menu->addAction("&Pin as baseline", QKeySequence(Qt::CTRL | Qt::Key_B), [this] { pin_baseline(); });
   run_menu->addAction("C&lear baseline", QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B), [this] { clear_baseline(); });
+  run_menu->addSeparator();
+  run_menu->addAction("&Sweep a parameter...", QKeySequence(Qt::Key_F6), [this] { show_sweep(); });
 
   progress_->setRange(0, 1000);
   progress_->setMaximumWidth(240);
@@ -155,7 +162,7 @@ void MainWindow::show_header() {
   summary_->setText(text);
 }
 
-bool MainWindow::check_and_run() {
+bool MainWindow::check_and_run(bool run_it) {
   const auto checked = edits_.check();
   QSet<QString> edited;
   for (const auto& p : edits_.edited())
@@ -166,7 +173,9 @@ bool MainWindow::check_and_run() {
     panel_->show_diagnostics(checked.diagnostics); // warnings, if any
     run_message_->hide();
     show_header();
-    run();
+    sweep_view_->set_scenario(edits_.path(), edits_.sets(), {});
+    if (run_it)
+      run();
     return true;
   }
   // Not usable: keep the values shown (or, on open, show the file as written) with each problem marked.
@@ -425,6 +434,25 @@ QString MainWindow::shown_metric(const QString& name) const {
     if (metrics_->item(i, 0) && metrics_->item(i, 0)->text() == name)
       return metrics_->item(i, 1) ? metrics_->item(i, 1)->text() : QString();
   return {};
+}
+
+void MainWindow::show_sweep() {
+  sweep_view_->set_scenario(edits_.path(), edits_.sets(), panel_->current_pointer());
+  sweep_view_->show();
+  sweep_view_->raise();
+  sweep_view_->activateWindow();
+}
+
+bool MainWindow::open_point(const QString& pointer, const QString& value, const QString& dir) {
+  runner_.cancel();
+  edits_.set(pointer, value, resolved_);
+  setWindowModified(!edits_.empty());
+  // The point's run is the run of the scenario with this value: shown, not run again.
+  if (!check_and_run(false))
+    return false;
+  show_results(dir);
+  statusBar()->showMessage("Showing the sweep's run at " + pointer + " = " + value);
+  return true;
 }
 
 } // namespace aisim::gui

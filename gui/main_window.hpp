@@ -24,6 +24,7 @@ namespace aisim::gui {
 
 class ParameterPanel;
 class ResultCharts;
+class SweepView;
 
 class MainWindow : public QMainWindow {
 public:
@@ -71,6 +72,12 @@ public:
   // Asked on close with unsaved changes: QMessageBox::Save, Discard or Cancel. A dialog unless set (the tests).
   std::function<int()> ask_unsaved;
   ParameterPanel& panel() { return *panel_; }
+  // Run > Sweep a parameter (F6): the sweep window, offering the value under the cursor.
+  void show_sweep();
+  SweepView& sweep_view() { return *sweep_view_; }
+  // Opens a sweep's point as the current run: its value becomes a change (checked, not run again) and its
+  // results are shown. False when the value does not make a usable scenario.
+  bool open_point(const QString& pointer, const QString& value, const QString& dir);
   ResultCharts& charts() { return *charts_; }
   const ScenarioEdits& edits() const { return edits_; }
 
@@ -79,7 +86,7 @@ protected:
 
 private:
   // Checks the file with the changes; shows the resolved values or the problems; runs when usable.
-  bool check_and_run();
+  bool check_and_run(bool run_it = true);
   void show_header();
   bool save_as();
   void show_results(const QString& dir);
@@ -102,6 +109,7 @@ private:
   QProgressBar* progress_;
   QToolButton* cancel_;
   Runner runner_;
+  SweepView* sweep_view_;
   std::optional<RunResults> results_;
   std::optional<RunResults> baseline_;
   QString run_error_;

@@ -413,4 +413,9 @@ void ParameterPanel::apply_filter(const QString& text) {
     filter_item(tree_->topLevelItem(i), text.trimmed(), false);
 }
 
+QString ParameterPanel::current_pointer() const {
+  const auto* item = tree_->currentItem();
+  return item ? item->data(kName, kPointerRole).toString() : QString();
+}
+
 } // namespace aisim::gui

@@ -49,6 +49,8 @@ public:
   QString value_text(const QString& pointer) const;
   QString unit_text(const QString& pointer) const;
   QString check_text(const QString& pointer) const;
+  // The pointer of the value under the cursor (empty when none): what Run > Sweep a parameter offers.
+  QString current_pointer() const;
 
 private:
   QTreeWidgetItem* find(const QString& pointer) const;
