@@ -418,6 +418,12 @@ int sweep_command(const SweepCommand& cmd) {
         seed = static_cast<long long>(rr.seed);
       }
       specs.push_back(point_run(exe, cmd.scenario, sets, seed, dir));
+      // A single run's headline metrics, worked out in the worker that ran it (a replica set needs whole results).
+      if (cmd.replicas == 0)
+        specs.back().digest = [dir] {
+          const Json r = read_results(dir.string());
+          return r.is_discarded() || r.is_null() ? std::string() : Json(headline_metrics(r)).dump();
+        };
       owner.emplace_back(i, r);
     }
   }
@@ -436,9 +442,15 @@ int sweep_command(const SweepCommand& cmd) {
     const fs::path dir = cmd.replicas > 0 ? fs::path(replica_runs[i][r].folder) : out / rows[i].folder;
     wall[i] += c.wall_s;
     Json result;
-    if (c.ok())
+    std::optional<std::map<std::string, double>> digested;
+    if (c.ok() && !c.digest.empty()) {
+      const Json d = Json::parse(c.digest, nullptr, false);
+      if (d.is_object())
+        digested = d.get<std::map<std::string, double>>();
+    }
+    if (c.ok() && !digested)
       result = read_results(dir.string());
-    const bool ok = c.ok() && !result.is_discarded() && !result.is_null();
+    const bool ok = c.ok() && (digested || (!result.is_discarded() && !result.is_null()));
     if (!ok && first_error[i].empty()) {
       outcome[i] = c.ok() ? "exited 0 without a readable results.json" : c.describe();
       first_error[i] = log_error(dir / "run.log");
@@ -450,7 +462,7 @@ int sweep_command(const SweepCommand& cmd) {
       if (ok)
         rr.results = std::move(result);
     } else if (ok) {
-      rows[i].metrics = headline_metrics(result);
+      rows[i].metrics = digested ? std::move(*digested) : headline_metrics(result);
     }
     if (--left[i] > 0)
       return;

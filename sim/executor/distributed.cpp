@@ -2,6 +2,7 @@
 
 #include <mpi.h>
 
+#include <chrono>
 #include <climits>
 #include <cstdint>
 #include <cstdio>
@@ -11,6 +12,7 @@
 #include <fstream>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <unistd.h>
 
 namespace aisim::sim {
@@ -73,14 +75,29 @@ std::string host_name() {
   return std::string(name, static_cast<size_t>(len));
 }
 
+// Waits for a request without spinning: Open MPI's blocking calls poll at full speed, and a rank waiting for the
+// next round (or rank 0 for the others' last runs) would take a core from the runs still going (2 ranks on 2
+// cores gave 1.35x instead of about 1.8x).
+void wait_quietly(MPI_Request& request) {
+  for (int done = 0;;) {
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done)
+      return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
 // Rank 0's bytes to every rank, in pieces an int counts.
 std::string broadcast(std::string bytes) {
   uint64_t size = bytes.size();
-  MPI_Bcast(&size, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  MPI_Request request;
+  MPI_Ibcast(&size, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD, &request);
+  wait_quietly(request);
   bytes.resize(size);
   for (uint64_t at = 0; at < size;) {
     const int n = static_cast<int>(std::min<uint64_t>(size - at, INT_MAX));
-    MPI_Bcast(bytes.data() + at, n, MPI_CHAR, 0, MPI_COMM_WORLD);
+    MPI_Ibcast(bytes.data() + at, n, MPI_CHAR, 0, MPI_COMM_WORLD, &request);
+    wait_quietly(request);
     at += static_cast<uint64_t>(n);
   }
   return bytes;
@@ -317,11 +334,10 @@ PoolOutcome run_many(const std::vector<ChildSpec>& specs, int jobs,
     for (;;) {
       MPI_Status st;
       int ready = 0;
-      if (block) {
-        MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
-        ready = 1;
-      } else {
-        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &ready, &st);
+      MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &ready, &st);
+      if (!ready && block) { // as wait_quietly: no spinning while the other ranks' runs go on
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        continue;
       }
       if (!ready)
         return;

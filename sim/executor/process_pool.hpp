@@ -13,6 +13,10 @@ struct ChildSpec {
   std::vector<std::string> argv; // argv[0] is the executable
   std::string log_path;          // stdout and stderr go here (truncated first)
   std::string out_dir;           // the folder the run writes (default: the log's); what another machine sends back
+  // Run in the worker after an in-process run that exited 0, its text handed back as ChildResult::digest: what the
+  // caller would otherwise read back from the run's files, worked out beside the run instead of in the caller's
+  // one process (a sweep's headline metrics: parsing each results.json in the parent capped two workers at 1.5x).
+  std::function<std::string()> digest = {};
 };
 
 struct ChildResult {
@@ -21,6 +25,7 @@ struct ChildResult {
   int exit_code = -1;    // when it exited
   int signal = 0;        // when a signal ended it
   double wall_s = 0;
+  std::string digest; // ChildSpec::digest's text, when it ran (in-process runs only); else empty
   bool ok() const { return finished && signal == 0 && exit_code == 0; }
   std::string describe() const; // "exited 0", "killed by signal 9 (Killed)", "not started"
 };
