@@ -219,6 +219,7 @@ int cli_main(int argc, char** argv) {
 int main(int argc, char** argv) {
   // Replicas, validation runs and sweeps are this program again: forked from here, they skip its start-up.
   aisim::sim::set_in_process_entry(cli_main, aisim::sim::self_executable(argv[0]));
+  aisim::sim::register_sweep_digests();
   // Under mpirun, rank 0 runs the command and the other ranks run its runs (sim/executor/distributed.hpp).
   const auto& world = aisim::sim::mpi_world();
   if (world.rank > 0)

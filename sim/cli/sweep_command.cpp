@@ -31,6 +31,7 @@ namespace fs = std::filesystem;
 using models::Json;
 
 constexpr double kMaxPointsWithoutYes = 1'000'000;
+constexpr const char* kHeadlineDigest = "sweep-headline-metrics";
 
 // The bar on a terminal, or one JSON line per finished point.
 class SweepProgress {
@@ -289,6 +290,13 @@ std::string sensitivity_summary(const Sensitivity& s) {
 
 } // namespace
 
+void register_sweep_digests() {
+  register_digest(kHeadlineDigest, [](const std::string& dir) {
+    const Json r = read_results(dir);
+    return r.is_discarded() || r.is_null() ? std::string() : Json(headline_metrics(r)).dump();
+  });
+}
+
 int sweep_command(const SweepCommand& cmd) {
   const auto started = std::chrono::steady_clock::now();
   std::optional<CheckedPlan> checked;
@@ -420,10 +428,7 @@ int sweep_command(const SweepCommand& cmd) {
       specs.push_back(point_run(exe, cmd.scenario, sets, seed, dir));
       // A single run's headline metrics, worked out in the worker that ran it (a replica set needs whole results).
       if (cmd.replicas == 0)
-        specs.back().digest = [dir] {
-          const Json r = read_results(dir.string());
-          return r.is_discarded() || r.is_null() ? std::string() : Json(headline_metrics(r)).dump();
-        };
+        specs.back().digest = kHeadlineDigest;
       owner.emplace_back(i, r);
     }
   }

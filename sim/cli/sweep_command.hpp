@@ -34,4 +34,8 @@ struct SweepCommand {
 
 int sweep_command(const SweepCommand& cmd);
 
+// The digests sweep points ask their workers for (sim/executor/process_pool.hpp); main registers them in every
+// process, MPI ranks included.
+void register_sweep_digests();
+
 } // namespace aisim::sim

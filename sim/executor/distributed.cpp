@@ -144,6 +144,7 @@ std::string pack_result(size_t index, const ChildResult& r, const ChildSpec& spe
   uint64_t wall = 0;
   std::memcpy(&wall, &r.wall_s, sizeof wall);
   p.u64(wall);
+  p.str(r.digest);
   std::vector<std::pair<std::string, std::string>> files;
   if (ship_files) {
     std::error_code ec;
@@ -175,6 +176,7 @@ size_t take_result(const std::string& bytes, const std::vector<ChildSpec>& specs
   r.signal = static_cast<int>(u.u64());
   const uint64_t wall = u.u64();
   std::memcpy(&r.wall_s, &wall, sizeof wall);
+  r.digest = u.str();
   const uint64_t files = u.u64();
   const fs::path dir = run_folder(specs[index]);
   for (uint64_t f = 0; f < files; ++f) {
@@ -199,6 +201,7 @@ std::string pack_round(const std::vector<ChildSpec>& specs, int jobs, bool finis
       p.str(a);
     p.str(s.log_path);
     p.str(s.out_dir);
+    p.str(s.digest);
   }
   return std::move(p.bytes());
 }
@@ -260,6 +263,7 @@ void serve_rounds() {
         a = u.str();
       s.log_path = u.str();
       s.out_dir = u.str();
+      s.digest = u.str();
     }
     // On another machine (or when asked, as where ranks do not share a file system), a run writes into a scratch
     // folder of this rank's, whose files go to rank 0 and which is then removed; rank 0's folders need not exist

@@ -13,10 +13,11 @@ struct ChildSpec {
   std::vector<std::string> argv; // argv[0] is the executable
   std::string log_path;          // stdout and stderr go here (truncated first)
   std::string out_dir;           // the folder the run writes (default: the log's); what another machine sends back
-  // Run in the worker after an in-process run that exited 0, its text handed back as ChildResult::digest: what the
-  // caller would otherwise read back from the run's files, worked out beside the run instead of in the caller's
-  // one process (a sweep's headline metrics: parsing each results.json in the parent capped two workers at 1.5x).
-  std::function<std::string()> digest = {};
+  // The name of a digest (register_digest) run in the worker after an in-process run that exited 0, on the run's
+  // folder; its text comes back as ChildResult::digest (also from other MPI ranks): what the caller would otherwise
+  // read back from the run's files, worked out beside the run instead of in the caller's one process (a sweep's
+  // headline metrics: parsing every results.json in the parent held two workers to 1.5x).
+  std::string digest = {};
 };
 
 struct ChildResult {
@@ -58,6 +59,11 @@ void set_in_process_entry(InProcessEntry entry, const std::string& executable);
 // before it (one-day runs of scenarios/default.json: 1.3 ms the first, 6 ms after 1,000). A worker retires after
 // this many runs: one fork per 64 runs costs less than what they would add.
 constexpr int kRunsPerWorker = 64;
+
+// Names a digest for ChildSpec::digest. Register before any pool runs, in every process (main does it, so MPI ranks
+// above 0 have them too).
+using Digest = std::function<std::string(const std::string& run_dir)>;
+void register_digest(const std::string& name, Digest digest);
 
 // The machine's cores: the default number of children at once.
 int default_jobs();

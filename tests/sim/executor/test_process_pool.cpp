@@ -151,12 +151,16 @@ TEST_CASE("process pool: runs of this program go to workers that run one after a
     pids.insert(line.substr(0, line.find(' ')));
   }
   // A digest runs in the worker after a run that exited 0, and comes back with its result; not after a failure.
+  register_digest("test-pid",
+                  [](const std::string& dir) { return dir + " worked out in " + std::to_string(::getpid()); });
   std::vector<ChildSpec> digested{self({"code", "0"}), self({"code", "4"})};
-  for (auto& d : digested)
-    d.digest = [] { return "worked out in " + std::to_string(::getpid()); };
+  for (auto& d : digested) {
+    d.out_dir = "/some/run";
+    d.digest = "test-pid";
+  }
   const auto dg = run_pool(digested, 1);
-  CHECK(dg.children[0].digest.rfind("worked out in ", 0) == 0);
-  CHECK(dg.children[0].digest != "worked out in " + std::to_string(::getpid()));
+  CHECK(dg.children[0].digest.rfind("/some/run worked out in ", 0) == 0);
+  CHECK(dg.children[0].digest != "/some/run worked out in " + std::to_string(::getpid()));
   CHECK(dg.children[1].exit_code == 4);
   CHECK(dg.children[1].digest.empty());
   // Without crashes, two workers run them all.
