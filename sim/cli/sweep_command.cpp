@@ -131,6 +131,29 @@ Json sweep_document(const SweepCommand& cmd, const SweepPlan& plan, const std::v
   return doc;
 }
 
+// Rows in columns, each right-aligned to its widest cell; the first left-aligned when `first_left`, and each row's
+// last cell left as it is when `last_free` (a status or message of any length).
+std::string text_table(const std::vector<std::vector<std::string>>& table, bool first_left, bool last_free) {
+  const auto free = [&](const auto& line, size_t c) { return last_free && c + 1 == line.size(); };
+  std::vector<size_t> width;
+  for (const auto& line : table)
+    for (size_t c = 0; c < line.size(); ++c)
+      if (!free(line, c)) {
+        width.resize(std::max(width.size(), c + 1), 0);
+        width[c] = std::max(width[c], line[c].size());
+      }
+  std::string o;
+  for (const auto& line : table) {
+    std::string l = " ";
+    for (size_t c = 0; c < line.size(); ++c) {
+      const std::string pad(free(line, c) ? 0 : width[c] - line[c].size(), ' ');
+      l += " " + (c == 0 && first_left ? line[c] + pad : pad + line[c]);
+    }
+    o += l + "\n";
+  }
+  return o;
+}
+
 std::string summary(const SweepCommand& cmd, const SweepPlan& plan, const std::vector<SweepRow>& rows,
                     const std::vector<std::string>& objectives, const fs::path& out, double wall_s, int jobs,
                     size_t ran, size_t already) {
@@ -176,19 +199,7 @@ std::string summary(const SweepCommand& cmd, const SweepPlan& plan, const std::v
     line.push_back(r.status == "ok" ? "ok" : r.outcome + (r.error.empty() ? "" : ": " + r.error));
     table.push_back(std::move(line));
   }
-  std::vector<size_t> width(header.size(), 0);
-  for (const auto& line : table)
-    for (size_t c = 0; c + 1 < line.size() && c < width.size(); ++c)
-      width[c] = std::max(width[c], line[c].size());
-  for (const auto& line : table) {
-    std::string l = " ";
-    for (size_t c = 0; c < line.size(); ++c) {
-      const bool last = c + 1 == line.size();
-      l += " " + (last ? line[c] : std::string(width[c] - std::min(width[c], line[c].size()), ' ') + line[c]);
-    }
-    o += l + "\n";
-  }
-  return o + "\n" + files;
+  return o + text_table(table, false, true) + "\n" + files;
 }
 
 // Where more of a one-parameter sweep's parameter stops helping, per metric with a direction (aisim size's knee):
@@ -274,18 +285,7 @@ std::string sensitivity_summary(const Sensitivity& s) {
     table.push_back({r.pointer, kind, r.low_label, r.high_label, f(r.at_low), f(r.at_high),
                      r.at_low && r.at_high ? format_metric(s.metric, r.swing) : "-"});
   }
-  std::vector<size_t> width(table.front().size(), 0);
-  for (const auto& line : table)
-    for (size_t c = 0; c < line.size(); ++c)
-      width[c] = std::max(width[c], line[c].size());
-  for (const auto& line : table) {
-    std::string l = " ";
-    for (size_t c = 0; c < line.size(); ++c)
-      l += " " + (c == 0 ? line[c] + std::string(width[c] - line[c].size(), ' ')
-                         : std::string(width[c] - line[c].size(), ' ') + line[c]);
-    o += l + "\n";
-  }
-  return o + "\n";
+  return o + text_table(table, true, false) + "\n";
 }
 
 } // namespace

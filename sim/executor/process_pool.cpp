@@ -78,10 +78,11 @@ bool runs_in_process(const ChildSpec& spec) {
   return g_entry && !spec.argv.empty() && spec.argv[0] == g_entry_executable;
 }
 
-bool read_whole(int fd, void* data, size_t size) {
-  auto* p = static_cast<char*>(data);
+// All of `size` bytes through `io` (read or write), across short transfers and interrupts; false at an error or
+// the end of the pipe.
+template <class Io, class Byte> bool transfer_whole(Io io, int fd, Byte* p, size_t size) {
   while (size > 0) {
-    const ssize_t n = read(fd, p, size);
+    const ssize_t n = io(fd, p, size);
     if (n < 0 && errno == EINTR)
       continue;
     if (n <= 0)
@@ -92,18 +93,10 @@ bool read_whole(int fd, void* data, size_t size) {
   return true;
 }
 
+bool read_whole(int fd, void* data, size_t size) { return transfer_whole(::read, fd, static_cast<char*>(data), size); }
+
 bool write_whole(int fd, const void* data, size_t size) {
-  const auto* p = static_cast<const char*>(data);
-  while (size > 0) {
-    const ssize_t n = write(fd, p, size);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return false;
-    p += n;
-    size -= static_cast<size_t>(n);
-  }
-  return true;
+  return transfer_whole(::write, fd, static_cast<const char*>(data), size);
 }
 
 // A worker: a fork of the pool's process that runs the entry for one spec after another, as the pool sends their

@@ -5,6 +5,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <set>
 #include <thread>
@@ -15,6 +16,17 @@ namespace fs = std::filesystem;
 
 namespace {
 ChildSpec sh(const std::string& script, const std::string& log = "") { return {{"/bin/sh", "-c", script}, log, ""}; }
+
+// Once run 0 is done, the parent gets SIGTERM, as from `kill` or a scheduler; the thread that sends it goes in `t`.
+std::function<void(size_t, const ChildResult&)> sigterm_after_first(std::thread& t) {
+  return [&t](size_t i, const ChildResult&) {
+    if (i == 0)
+      t = std::thread([] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        ::kill(::getpid(), SIGTERM);
+      });
+  };
+}
 } // namespace
 
 TEST_CASE("process pool: every child runs; a crash or a failure is reported, never fatal to the others", "[executor]") {
@@ -63,14 +75,7 @@ TEST_CASE("process pool: never more than `jobs` children at once", "[executor]")
 TEST_CASE("process pool: an interrupt stops the running children, starts no more, keeps what finished", "[executor]") {
   std::thread interrupter;
   const auto out =
-      run_pool({sh("exit 0"), sh("sleep 30"), sh("sleep 30"), sh("exit 0")}, 2, [&](size_t i, const ChildResult&) {
-        // Once the first child is done, the parent gets SIGTERM, as from `kill` or a scheduler.
-        if (i == 0)
-          interrupter = std::thread([] {
-            std::this_thread::sleep_for(std::chrono::milliseconds(100));
-            ::kill(::getpid(), SIGTERM);
-          });
-      });
+      run_pool({sh("exit 0"), sh("sleep 30"), sh("sleep 30"), sh("exit 0")}, 2, sigterm_after_first(interrupter));
   interrupter.join();
   CHECK(out.interrupted);
   CHECK(out.children[0].ok());
@@ -195,13 +200,7 @@ TEST_CASE("process pool: an interrupt stops busy workers and keeps what finished
   const SelfEntry entry;
   std::thread interrupter;
   const auto out = run_pool({self({"code", "0"}), self({"sleep"}), self({"sleep"}), self({"code", "0"})}, 2,
-                            [&](size_t i, const ChildResult&) {
-                              if (i == 0)
-                                interrupter = std::thread([] {
-                                  std::this_thread::sleep_for(std::chrono::milliseconds(100));
-                                  ::kill(::getpid(), SIGTERM);
-                                });
-                            });
+                            sigterm_after_first(interrupter));
   interrupter.join();
   CHECK(out.interrupted);
   CHECK(out.children[0].ok());
