@@ -164,8 +164,7 @@ std::string summary(const SweepCommand& cmd, const SweepPlan& plan, const std::v
   o += std::to_string(ok) + " finished, " + std::to_string(failed) + " failed" +
        (not_run ? ", " + std::to_string(not_run) + " not run" : "") + " (" + std::to_string(ran) + " run in this call" +
        (already > 0 ? ", " + std::to_string(already) + " finished before" : "") + ") in " +
-       models::format_duration(models::Seconds(wall_s)) + " on " + std::to_string(jobs) + " worker" +
-       (jobs == 1 ? "" : "s") + "\n\n";
+       models::format_duration(models::Seconds(wall_s)) + " on " + describe_runners(jobs) + "\n\n";
   const auto files = "sweep.csv: " + (out / "sweep.csv").string() + "\nsweep.json: " + (out / "sweep.json").string() +
                      "\nsweep.html: " + (out / "sweep.html").string() + "\n";
   if (cmd.sensitivity) // its ranking is the answer; every run's values and metrics are in the files

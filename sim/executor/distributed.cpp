@@ -2,14 +2,19 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <chrono>
 #include <climits>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <fstream>
+#include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -21,7 +26,9 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr int kResultTag = 1;    // one run ended: its index, how, and its files when it ran on another machine
-constexpr int kRoundDoneTag = 2; // a rank ran all of its share of the round (or was interrupted)
+constexpr int kRoundDoneTag = 2; // a rank has no more runs of the round (or was interrupted)
+constexpr int kAskTag = 3;       // a rank asks rank 0 for this many more runs
+constexpr int kDealTag = 4;      // rank 0's answer: that many run indices or fewer; none means the round is dealt
 
 // Length-prefixed fields: arguments and files are bytes (a --set value need not be UTF-8), so no JSON here.
 class Packer {
@@ -103,11 +110,35 @@ std::string broadcast(std::string bytes) {
   return bytes;
 }
 
-void send(const std::string& bytes, int tag) {
-  if (bytes.size() > static_cast<size_t>(INT_MAX))
-    throw std::runtime_error("a run's output is over 2 GB: too large to send between MPI ranks");
-  MPI_Send(bytes.data(), static_cast<int>(bytes.size()), MPI_CHAR, 0, tag, MPI_COMM_WORLD);
-}
+// Messages on their way. A blocking MPI_Send spins in Open MPI's progress loop until the receiver takes the
+// message, and rank 0 looks only between its own runs: ranks spent a sixth of a core sending results. Sends are
+// posted instead and their buffers kept until they complete; `flush` waits for all without spinning.
+class Outbox {
+public:
+  void post(std::string bytes, int dest, int tag) {
+    if (bytes.size() > static_cast<size_t>(INT_MAX))
+      throw std::runtime_error("a run's output is over 2 GB: too large to send between MPI ranks");
+    auto& m = pending_.emplace_back(std::make_unique<std::string>(std::move(bytes)), MPI_REQUEST_NULL);
+    MPI_Isend(m.first->data(), static_cast<int>(m.first->size()), MPI_CHAR, dest, tag, MPI_COMM_WORLD, &m.second);
+    progress();
+  }
+  // Lets go of the sends that completed.
+  void progress() {
+    std::erase_if(pending_, [](auto& m) {
+      int done = 0;
+      MPI_Test(&m.second, &done, MPI_STATUS_IGNORE);
+      return done != 0;
+    });
+  }
+  void flush() {
+    for (auto& m : pending_)
+      wait_quietly(m.second);
+    pending_.clear();
+  }
+
+private:
+  std::vector<std::pair<std::unique_ptr<std::string>, MPI_Request>> pending_;
+};
 
 std::string receive(const MPI_Status& probed) {
   int count = 0;
@@ -227,6 +258,14 @@ const MpiWorld& mpi_world() {
   return g_world;
 }
 
+std::string describe_runners(int jobs) {
+  const std::string workers = std::to_string(jobs) + (jobs == 1 ? " worker" : " workers");
+  const auto& w = mpi_world();
+  if (!w.spread())
+    return workers;
+  return std::to_string(w.size) + " MPI ranks of " + workers + " each";
+}
+
 int default_runs_at_once() { return mpi_world().launched ? 1 : default_jobs(); }
 
 void serve_rounds();
@@ -243,6 +282,95 @@ int serve_runs() {
   MPI_Finalize();
   return 0;
 }
+
+// A rank above 0 in a round: asks rank 0 for runs as its slots free up. An answer takes a few milliseconds (rank 0
+// looks between polls of its own workers, and both may wait for a core), as long as a whole one-day run: so a rank
+// keeps spare runs in hand, as many per slot as cover 20 ms of its runs (one spare per slot for runs up to a second,
+// none for longer runs, which would otherwise be held back at the end by a rank still busy while another is idle).
+class Asker {
+public:
+  Asker(int jobs, Outbox& outbox) : jobs_(static_cast<size_t>(jobs)), outbox_(outbox) {}
+
+  // Takes rank 0's answer if it came (or waits for it when `block`), then asks for more if this rank is short.
+  void exchange(bool block) {
+    if (asking_) {
+      MPI_Status st;
+      int ready = 0;
+      for (;;) {
+        MPI_Iprobe(0, kDealTag, MPI_COMM_WORLD, &ready, &st);
+        if (ready || !block)
+          break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+      if (!ready)
+        return;
+      const std::string bytes = receive(st);
+      Unpacker u(bytes);
+      const uint64_t count = u.u64();
+      for (uint64_t k = 0; k < count; ++k)
+        queue_.push_back(static_cast<size_t>(u.u64()));
+      no_more_ = count == 0;
+      asking_ = false;
+    }
+    if (block || no_more_)
+      return;
+    const size_t spare = jobs_ * spare_per_slot();
+    const size_t have = running_ + queue_.size();
+    if (have < jobs_ + spare) {
+      Packer ask;
+      ask.u64(jobs_ + spare - have);
+      outbox_.post(std::move(ask.bytes()), 0, kAskTag);
+      asking_ = true;
+    }
+  }
+
+  // The pool's next run.
+  Deal next() {
+    exchange(false);
+    if (!queue_.empty()) {
+      const size_t i = queue_.front();
+      queue_.pop_front();
+      ++running_;
+      return {Deal::start, i};
+    }
+    return no_more_ ? Deal{Deal::none, 0} : Deal{Deal::later, 0};
+  }
+
+  void ended(const ChildResult& r) {
+    --running_;
+    if (r.started) {
+      ++done_;
+      wall_s_ += r.wall_s;
+    }
+  }
+
+  // After the pool: an answer still on its way is taken, so that it is not read as the next round's.
+  void settle() {
+    if (asking_)
+      exchange(true);
+  }
+
+private:
+  size_t spare_per_slot() const {
+    if (done_ == 0) // nothing known yet: none, in case the runs are long
+      return 0;
+    const double mean_s = wall_s_ / static_cast<double>(done_);
+    if (mean_s >= kLongRun_s)
+      return 0;
+    return std::clamp<size_t>(static_cast<size_t>(std::ceil(kCover_s / mean_s)), 1, kMostSpare);
+  }
+  static constexpr double kCover_s = 0.02;
+  static constexpr double kLongRun_s = 1.0;
+  static constexpr size_t kMostSpare = 16;
+  size_t jobs_;
+  Outbox& outbox_;
+  std::deque<size_t> queue_;
+  size_t running_ = 0;
+  size_t done_ = 0;
+  double wall_s_ = 0;
+  bool asking_ = false;
+  bool no_more_ = false;
+};
 
 void serve_rounds() {
   const auto& w = mpi_world();
@@ -267,7 +395,7 @@ void serve_rounds() {
     }
     // On another machine (or when asked, as where ranks do not share a file system), a run writes into a scratch
     // folder of this rank's, whose files go to rank 0 and which is then removed; rank 0's folders need not exist
-    // here.
+    // here. Every run is pointed there now: the pool's workers are forked with the specs as they are.
     const char* force = std::getenv("AISIM_MPI_SEND_FILES");
     const bool ship = my_host != root_host || (force && std::string(force) == "1");
     std::error_code tmp_ec;
@@ -275,11 +403,9 @@ void serve_rounds() {
     if (tmp_ec)
       tmp = "/tmp";
     const fs::path scratch = tmp / ("aisim-rank-" + std::to_string(w.rank) + "-" + std::to_string(::getpid()));
-    std::vector<ChildSpec> mine;
-    std::vector<size_t> index;
-    for (size_t i = static_cast<size_t>(w.rank); i < n; i += static_cast<size_t>(w.size)) {
-      ChildSpec s = all[i];
-      if (ship) {
+    if (ship)
+      for (size_t i = 0; i < n; ++i) {
+        ChildSpec& s = all[i];
         const std::string folder = run_folder(s);
         const std::string local = (scratch / std::to_string(i)).string();
         for (auto& a : s.argv)
@@ -288,29 +414,40 @@ void serve_rounds() {
         s.log_path = (fs::path(local) / fs::path(s.log_path).filename()).string();
         s.out_dir = local;
       }
-      std::error_code ec;
-      fs::create_directories(run_folder(s), ec);
-      mine.push_back(std::move(s));
-      index.push_back(i);
-    }
-    const auto out = run_pool(mine, jobs, [&](size_t k, const ChildResult& r) {
-      send(pack_result(index[k], r, mine[k], ship && r.started), kResultTag);
-      if (ship) {
-        std::error_code ec;
-        fs::remove_all(run_folder(mine[k]), ec);
-      }
-    });
+    Outbox outbox;
+    Asker asker(std::max(1, jobs), outbox);
+    const auto out = run_pool(
+        all, jobs,
+        [&](size_t i, const ChildResult& r) {
+          asker.ended(r);
+          outbox.post(pack_result(i, r, all[i], ship && r.started), 0, kResultTag);
+          if (ship) {
+            std::error_code ec;
+            fs::remove_all(run_folder(all[i]), ec);
+          }
+        },
+        [&] {
+          outbox.progress();
+          asker.exchange(false);
+        },
+        [&] {
+          Deal d = asker.next();
+          if (d.kind == Deal::start && d.index < n) {
+            std::error_code ec;
+            fs::create_directories(run_folder(all[d.index]), ec);
+          }
+          return d;
+        });
+    asker.settle();
     if (ship) {
       std::error_code ec;
       fs::remove_all(scratch, ec);
     }
-    // Runs the pool never started are reported too, so rank 0 accounts for every run of the round.
-    for (size_t k = 0; k < mine.size(); ++k)
-      if (!out.children[k].started && out.interrupted)
-        send(pack_result(index[k], out.children[k], mine[k], false), kResultTag);
+    // Runs dealt here but never started (an interrupt) stay "not started" on rank 0, as every run it did not hear of.
     Packer done;
     done.u64(out.interrupted);
-    send(done.bytes(), kRoundDoneTag);
+    outbox.post(std::move(done.bytes()), 0, kRoundDoneTag);
+    outbox.flush();
   }
 }
 
@@ -333,8 +470,20 @@ PoolOutcome run_many(const std::vector<ChildSpec>& specs, int jobs,
   out.children.resize(specs.size());
   int ranks_done = 0;
   bool remote_interrupted = false;
-  // Takes what the other ranks have sent; waits for one message when `block`.
+  // Runs go to whoever is free first, rank 0's own pool or a rank asking, in index order: runs that differ in cost
+  // (every other point of a sweep's first axis) would otherwise leave one rank idle while another works through its
+  // fixed share (2 ranks: 1.35x instead of the 1.8x two local workers get).
+  size_t next = 0;
+  bool dealing = true;
+  const auto deal_one = [&]() -> std::optional<size_t> {
+    if (!dealing || next >= specs.size())
+      return std::nullopt;
+    return next++;
+  };
+  Outbox outbox;
+  // Takes what the other ranks have sent and answers their asks; waits for one message when `block`.
   const auto drain = [&](bool block) {
+    outbox.progress();
     for (;;) {
       MPI_Status st;
       int ready = 0;
@@ -349,6 +498,17 @@ PoolOutcome run_many(const std::vector<ChildSpec>& specs, int jobs,
       if (st.MPI_TAG == kRoundDoneTag) {
         ++ranks_done;
         remote_interrupted = remote_interrupted || Unpacker(bytes).u64() != 0;
+      } else if (st.MPI_TAG == kAskTag) {
+        const uint64_t wanted = Unpacker(bytes).u64();
+        std::vector<size_t> given;
+        for (uint64_t k = 0; k < wanted; ++k)
+          if (const auto i = deal_one())
+            given.push_back(*i);
+        Packer answer;
+        answer.u64(given.size());
+        for (const size_t i : given)
+          answer.u64(i);
+        outbox.post(std::move(answer.bytes()), st.MPI_SOURCE, kDealTag);
       } else {
         ChildResult r;
         const size_t i = take_result(bytes, specs, r);
@@ -360,23 +520,22 @@ PoolOutcome run_many(const std::vector<ChildSpec>& specs, int jobs,
         return;
     }
   };
-  std::vector<ChildSpec> mine;
-  std::vector<size_t> index;
-  for (size_t i = 0; i < specs.size(); i += static_cast<size_t>(w.size)) {
-    mine.push_back(specs[i]);
-    index.push_back(i);
-  }
   const auto local = run_pool(
-      mine, jobs,
-      [&](size_t k, const ChildResult& r) {
+      specs, jobs,
+      [&](size_t i, const ChildResult& r) {
+        out.children[i] = r;
         if (on_done)
-          on_done(index[k], r);
+          on_done(i, r);
       },
-      [&] { drain(false); });
-  for (size_t k = 0; k < mine.size(); ++k)
-    out.children[index[k]] = local.children[k];
+      [&] { drain(false); },
+      [&] {
+        const auto i = deal_one();
+        return i ? Deal{Deal::start, *i} : Deal{Deal::none, 0};
+      });
+  dealing = !local.interrupted; // an interrupted rank 0 deals no more; the others finish what they hold
   while (ranks_done < w.size - 1)
     drain(true);
+  outbox.flush();
   out.interrupted = local.interrupted || remote_interrupted;
   return out;
 }

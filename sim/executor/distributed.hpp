@@ -1,9 +1,10 @@
 // Many runs across machines with Open MPI: `mpirun -n R aisim sweep ...` starts R copies of aisim; rank 0 does the
-// command's work and hands each round of runs (a sweep's points, a replica set) to every rank, rank k running the
-// runs whose index is k modulo R in its own process pool and reporting each as it ends; rank 0 gathers. A run
-// that ended on another machine sends its output folder's files, which rank 0 writes where the run would have.
-// Without mpirun (or with one rank) it is run_pool. The results are the same either way: every run is the same
-// `aisim run` with the same arguments; only which process ran it differs.
+// command's work and sends each round of runs (a sweep's points, a replica set) to every rank; the runs are dealt in
+// index order to whichever is free first (rank 0's own pool, or a rank asking for more), each rank running them in
+// its own process pool and reporting each as it ends; rank 0 gathers. A run that ended on another machine sends its
+// output folder's files, which rank 0 writes where the run would have. Without mpirun (or with one rank) it is
+// run_pool. The results are the same either way: every run is the same `aisim run` with the same arguments; only
+// which process ran it differs.
 #pragma once
 
 #include "sim/executor/process_pool.hpp"
@@ -33,6 +34,9 @@ void finish_runs();
 // was.
 PoolOutcome run_many(const std::vector<ChildSpec>& specs, int jobs,
                      const std::function<void(size_t, const ChildResult&)>& on_done = {});
+
+// Who ran the runs, for a summary: "2 workers", or under mpirun "4 MPI ranks of 2 workers each".
+std::string describe_runners(int jobs);
 
 // Runs at once by default: the machine's cores, or one per rank under mpirun (each rank is a worker there; `-j`
 // gives a rank more).

@@ -36,14 +36,23 @@ struct PoolOutcome {
   bool interrupted = false;          // SIGINT or SIGTERM reached the parent: the rest were stopped or never started
 };
 
-// Starts the children in order, keeping at most `jobs` running, and waits for them all. `on_done(i, result)` runs
-// in the parent as each child ends (in the order they end). While it runs, SIGINT and SIGTERM stop the pool: no new
-// child starts, the running ones get SIGTERM, and it returns with `interrupted` set (the previous handlers are back
-// in place afterwards). With `idle`, the pool polls its children every 2 ms instead of blocking, and calls `idle`
-// between polls (rank 0 of an MPI sweep takes the other ranks' reports there).
+// Which run a free slot of the pool starts next, when the caller deals the runs out itself (MPI ranks asking rank 0
+// for their next run, so that a rank that is done takes the runs another has not reached): `start` run `index` of
+// the specs, `later` none yet (the pool calls `idle` and asks again), `none` no more.
+struct Deal {
+  enum Kind { start, later, none } kind = none;
+  size_t index = 0;
+};
+using Dealer = std::function<Deal()>;
+
+// Starts the children in order (or as `dealer` deals them), keeping at most `jobs` running, and waits for them all.
+// `on_done(i, result)` runs in the parent as each child ends (in the order they end). While it runs, SIGINT and SIGTERM
+// stop the pool: no new child starts, the running ones get SIGTERM, and it returns with `interrupted` set (the previous
+// handlers are back in place afterwards). With `idle`, the pool polls its children every 2 ms instead of blocking, and
+// calls `idle` after each poll (MPI ranks take and send their messages there). Runs never dealt stay "not started".
 PoolOutcome run_pool(const std::vector<ChildSpec>& specs, int jobs,
                      const std::function<void(size_t, const ChildResult&)>& on_done = {},
-                     const std::function<void()>& idle = {});
+                     const std::function<void()>& idle = {}, const Dealer& dealer = {});
 
 // Children that would exec `executable` (this program) run `entry(argc, argv)` in workers forked from the pool's
 // process instead: the same code with the same arguments, without paying the program's start-up again (about 35 ms,

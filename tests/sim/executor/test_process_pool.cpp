@@ -8,6 +8,7 @@
 #include <functional>
 #include <iostream>
 #include <set>
+#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 
@@ -209,4 +210,33 @@ TEST_CASE("process pool: an interrupt stops busy workers and keeps what finished
   CHECK(out.children[1].signal == SIGTERM);
   CHECK(out.children[2].started); // the first worker took it once run 0 was done
   CHECK_FALSE(out.children[3].started);
+}
+
+TEST_CASE("process pool: a dealer hands out the runs, in its order and when it has them", "[executor]") {
+  const SelfEntry entry;
+  // As an MPI rank deals: some answers are "none yet"; runs 1 and 3 are never dealt (another rank ran them).
+  const std::vector<Deal> deals{{Deal::later, 0}, {Deal::start, 4}, {Deal::later, 0}, {Deal::later, 0},
+                                {Deal::start, 0}, {Deal::start, 2}, {Deal::later, 0}, {Deal::none, 0}};
+  for (const bool in_process : {true, false}) {
+    INFO((in_process ? "workers" : "exec'd children"));
+    size_t next = 0;
+    int idles = 0;
+    std::vector<size_t> order;
+    const std::vector<ChildSpec> specs(5, in_process ? self({"code", "0"}) : sh("exit 0"));
+    const auto out = run_pool(
+        specs, 2, [&](size_t i, const ChildResult&) { order.push_back(i); }, [&] { ++idles; },
+        [&] {
+          return next < deals.size() ? deals[next++] : Deal{Deal::none, 0};
+        });
+    CHECK(next == deals.size()); // asked until it said none, and not after
+    CHECK(idles > 0);            // waiting for a deal gave the caller its turn
+    CHECK(std::set<size_t>(order.begin(), order.end()) == std::set<size_t>{0, 2, 4});
+    for (const size_t i : {0, 2, 4})
+      CHECK(out.children[i].ok());
+    for (const size_t i : {1, 3})
+      CHECK_FALSE(out.children[i].started);
+    // Every worker or child was waited for, the ones let go between runs too: no zombies left behind.
+    int status = 0;
+    CHECK(::waitpid(-1, &status, WNOHANG) == -1);
+  }
 }
