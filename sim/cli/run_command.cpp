@@ -2,6 +2,7 @@
 
 #include "sim/cli/report_command.hpp"
 #include "sim/engine/simulation.hpp"
+#include "sim/results/output_set.hpp"
 #include "sim/results/results.hpp"
 #include "sim/results/trace.hpp"
 
@@ -10,6 +11,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 namespace aisim::sim {
 
@@ -33,11 +35,14 @@ int run_command(const RunCommand& cmd) {
   const std::string out_dir =
       cmd.out_dir.empty() ? (std::filesystem::path("results") / std::filesystem::path(cmd.scenario).stem()).string()
                           : cmd.out_dir;
-  std::error_code ec;
-  std::filesystem::create_directories(out_dir, ec);
-  if (ec) {
-    std::cerr << "aisim: cannot create output folder " << out_dir << ": " << ec.message() << "\n";
-    return 2;
+  // Locked and staged before the simulation: a folder another run is writing, or one that cannot be written, is
+  // refused now rather than after hours of simulating.
+  std::optional<OutputSet> set;
+  try {
+    set.emplace(out_dir);
+  } catch (const OutputError& e) {
+    std::cerr << "aisim: " << e.what() << "\n";
+    return 1;
   }
   Progress progress(cmd.progress);
   const RunOutput run =
@@ -46,15 +51,29 @@ int run_command(const RunCommand& cmd) {
   const auto results = build_results(sc, run);
   const std::string results_path = (std::filesystem::path(out_dir) / "results.json").string();
   const std::string csv = build_timeseries_csv(sc, run);
-  write_file_atomically((std::filesystem::path(out_dir) / "timeseries.csv").string(), csv);
-  write_file_atomically(results_path, results.dump(2) + "\n");
+  write_file_atomically(set->staged("timeseries.csv").string(), csv);
+  write_file_atomically(set->staged("results.json").string(), results.dump(2) + "\n");
+  // A trace inside the output folder is part of the set; one elsewhere is written on its own once the set is in.
+  std::string trace;
   if (!cmd.trace.empty())
-    write_file_atomically(cmd.trace,
-                          build_trace(sc, run, cmd.trace_max_events > 0 ? cmd.trace_max_events : kTraceMaxEvents));
+    trace = build_trace(sc, run, cmd.trace_max_events > 0 ? cmd.trace_max_events : kTraceMaxEvents);
+  std::error_code ec;
+  const auto trace_path = std::filesystem::weakly_canonical(std::filesystem::absolute(cmd.trace, ec), ec);
+  const bool trace_in_set = !cmd.trace.empty() && trace_path.parent_path() == set->folder();
+  if (trace_in_set)
+    write_file_atomically(set->staged(trace_path.filename().string()).string(), trace);
   // The page is rendered from what was just written, as `aisim report` renders the folder's files later.
   const std::string report_path = cmd.no_report ? "" : (std::filesystem::path(out_dir) / "report.html").string();
   if (!cmd.no_report)
-    write_report(results, csv, report_path);
+    write_report(results, csv, set->staged("report.html").string());
+  try {
+    set->commit();
+  } catch (const OutputError& e) {
+    std::cerr << "aisim: " << e.what() << "\n";
+    return 1;
+  }
+  if (!cmd.trace.empty() && !trace_in_set)
+    write_file_atomically(cmd.trace, trace);
   if (cmd.progress == ProgressMode::jsonl) {
     models::Json done{{"type", "done"}, {"results", results_path}};
     if (!cmd.no_report)

@@ -1,6 +1,7 @@
 #include "sim/cli/run_command.hpp"
 
 #include "sim/executor/distributed.hpp"
+#include "sim/results/output_set.hpp"
 #include "sim/results/replicas.hpp"
 #include "sim/results/results.hpp"
 
@@ -9,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <unistd.h>
 
 namespace aisim::sim {
@@ -27,24 +29,28 @@ int run_replicas(const RunCommand& cmd) {
       cmd.seed >= 0 ? static_cast<unsigned long long>(cmd.seed) : loaded.scenario->simulation.seed;
   const fs::path out =
       cmd.out_dir.empty() ? fs::path("results") / fs::path(cmd.scenario).stem() : fs::path(cmd.out_dir);
-  std::error_code ec;
-  fs::create_directories(out, ec);
-  if (ec) {
-    std::cerr << "aisim: cannot create output folder " << out.string() << ": " << ec.message() << "\n";
-    return 2;
+  // The replicas run into the staging folder and the set (their folders and the aggregate) is committed as one.
+  std::optional<OutputSet> set;
+  try {
+    set.emplace(out.string());
+  } catch (const OutputError& e) {
+    std::cerr << "aisim: " << e.what() << "\n";
+    return 1;
   }
+  std::error_code ec;
   const std::string exe = self_executable(cmd.self);
   std::vector<ChildSpec> specs;
   std::vector<ReplicaRun> runs(static_cast<size_t>(cmd.replicas));
+  std::vector<std::string> staged; // each replica's folder until the set is committed
   for (int i = 0; i < cmd.replicas; ++i) {
     char name[32];
     std::snprintf(name, sizeof name, "replica-%04d", i + 1);
-    const fs::path dir = out / name;
+    const fs::path dir = set->staged(name);
     fs::create_directories(dir, ec);
-    fs::remove(dir / "results.json", ec); // a stale result must not pass for this run's
     auto& r = runs[static_cast<size_t>(i)];
     r.seed = base + static_cast<unsigned long long>(i);
-    r.folder = dir.string();
+    r.folder = (out / name).string(); // where it will be once committed, as results.json names it
+    staged.push_back(dir.string());
     ChildSpec spec{
         {exe, "run", cmd.scenario, "--out", dir.string(), "--progress", "none", "--seed", std::to_string(r.seed)},
         (dir / "run.log").string(),
@@ -62,7 +68,7 @@ int run_replicas(const RunCommand& cmd) {
     ++done;
     // Read while the other replicas still run, so the set's tail is not spent parsing.
     if (c.ok())
-      runs[i].results = read_results(runs[i].folder);
+      runs[i].results = read_results(staged[i]);
     if (cmd.progress == ProgressMode::jsonl)
       std::printf("%s\n", models::Json{{"type", "replica"},
                                        {"seed", runs[i].seed},
@@ -90,7 +96,13 @@ int run_replicas(const RunCommand& cmd) {
   }
   const auto aggregate = aggregate_replicas(runs, outcome.interrupted);
   const std::string path = (out / "results.json").string();
-  write_file_atomically(path, aggregate.dump(2) + "\n");
+  write_file_atomically(set->staged("results.json").string(), aggregate.dump(2) + "\n");
+  try {
+    set->commit();
+  } catch (const OutputError& e) {
+    std::cerr << "aisim: " << e.what() << "\n";
+    return 1;
+  }
   if (cmd.progress == ProgressMode::jsonl)
     std::printf("%s\n", models::Json{{"type", "done"}, {"results", path}}.dump().c_str());
   else

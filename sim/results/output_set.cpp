@@ -1,0 +1,181 @@
+#include "sim/results/output_set.hpp"
+
+#include "models/common/json_reader.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace aisim::sim {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string system_reason(int err) { return std::strerror(err); }
+
+[[noreturn]] void fail(const fs::path& path, const std::string& what) {
+  throw OutputError(path.string() + ": " + what);
+}
+
+// The entries a set wrote, from its manifest. A folder written before manifests existed: the names aisim's runs
+// write.
+std::set<std::string> previous_set(const fs::path& folder) {
+  std::set<std::string> names;
+  std::ifstream in(folder / kOutputManifest);
+  if (in) {
+    const auto doc = models::Json::parse(in, nullptr, false);
+    if (doc.is_array())
+      for (const auto& n : doc)
+        if (n.is_string())
+          names.insert(n.get<std::string>());
+    return names;
+  }
+  static const std::regex replica(R"(replica-\d{4,})");
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(folder, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name == "results.json" || name == "timeseries.csv" || name == "report.html" || std::regex_match(name, replica))
+      names.insert(name);
+  }
+  return names;
+}
+
+// `from` appears at `to` without being moved: files as hard links (a log still being written stays one file),
+// folders rebuilt entry by entry; a file that cannot be linked is copied.
+void carry(const fs::path& from, const fs::path& to) {
+  std::error_code ec;
+  const auto st = fs::symlink_status(from, ec);
+  if (ec)
+    return;
+  if (fs::is_symlink(st)) {
+    fs::copy_symlink(from, to, ec);
+  } else if (fs::is_directory(st)) {
+    fs::create_directory(to, ec);
+    for (const auto& e : fs::directory_iterator(from, ec))
+      carry(e.path(), to / e.path().filename());
+  } else if (::link(from.c_str(), to.c_str()) != 0) {
+    fs::copy_file(from, to, ec);
+  }
+  if (ec)
+    fail(to, "cannot keep " + from.string() + " in the new set (" + ec.message() + ")");
+}
+
+bool is_temporary(const std::string& name) { return name.size() > 5 && name[0] == '.' && name.ends_with(".tmp"); }
+
+} // namespace
+
+OutputSet::OutputSet(const std::string& folder) {
+  std::error_code ec;
+  folder_ = fs::weakly_canonical(fs::absolute(folder, ec), ec);
+  if (ec || folder_.empty())
+    fail(folder, "not a usable folder name (" + ec.message() + ")");
+  if (folder_ == folder_.root_path())
+    fail(folder, "the output folder cannot be the root folder");
+  const fs::path cwd = fs::current_path(ec);
+  if (!ec) {
+    const auto rel = cwd.lexically_relative(folder_);
+    if (!rel.empty() && *rel.begin() != "..")
+      fail(folder, "this is the current folder or holds it; aisim replaces its output folder as a whole when a run "
+                   "ends (so that a killed run never leaves old and new files mixed): choose another --out");
+  }
+  if (fs::exists(folder_, ec) && !fs::is_directory(folder_, ec))
+    fail(folder, "exists and is not a folder");
+  fs::create_directories(folder_, ec);
+  if (ec)
+    fail(folder, "cannot create the output folder (" + ec.message() + ")");
+  // The folder itself is locked. A run that commits swaps another folder in, so a lock taken on the folder it let
+  // go of would guard nothing: the lock holds only if the name still leads to the folder locked.
+  for (int attempt = 0;; ++attempt) {
+    const int fd = ::open(folder_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+      fail(folder, "cannot open the output folder (" + system_reason(errno) + ")");
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      const int err = errno;
+      ::close(fd);
+      if (err == EWOULDBLOCK)
+        fail(folder, "another aisim run is writing this folder; wait for it to end or choose another --out");
+      fail(folder, "cannot lock the output folder (" + system_reason(err) + ")");
+    }
+    struct stat locked {};
+    struct stat named {};
+    if (::fstat(fd, &locked) == 0 && ::stat(folder_.c_str(), &named) == 0 && locked.st_dev == named.st_dev &&
+        locked.st_ino == named.st_ino) {
+      lock_fd_ = fd;
+      break;
+    }
+    ::close(fd);
+    if (attempt == 10)
+      fail(folder, "the output folder keeps being replaced by another run");
+  }
+  staging_ = folder_.parent_path() / ("." + folder_.filename().string() + ".aisim-staging");
+  fs::remove_all(staging_, ec); // left by a run that was killed (its lock went with it)
+  if (!fs::create_directory(staging_, ec) || ec) {
+    ::close(lock_fd_);
+    fail(staging_, "cannot create the staging folder beside the output folder (" +
+                       (ec ? ec.message() : std::string("it exists")) + ")");
+  }
+}
+
+OutputSet::~OutputSet() {
+  if (!committed_) {
+    std::error_code ec;
+    fs::remove_all(staging_, ec);
+  }
+  if (lock_fd_ >= 0)
+    ::close(lock_fd_);
+}
+
+void OutputSet::commit() {
+  std::error_code ec;
+  std::set<std::string> written;
+  for (const auto& e : fs::directory_iterator(staging_, ec))
+    written.insert(e.path().filename().string());
+  if (ec)
+    fail(staging_, "cannot list the staged files (" + ec.message() + ")");
+  const auto previous = previous_set(folder_);
+  for (const auto& e : fs::directory_iterator(folder_, ec)) {
+    const std::string name = e.path().filename().string();
+    if (written.count(name) || previous.count(name) || name == kOutputManifest || is_temporary(name))
+      continue;
+    carry(e.path(), staging_ / name);
+  }
+  {
+    std::ofstream manifest(staging_ / kOutputManifest, std::ios::trunc);
+    manifest << models::Json(std::vector<std::string>(written.begin(), written.end())).dump() << "\n";
+    if (!manifest.flush())
+      fail(staging_ / kOutputManifest, "cannot write (" + system_reason(errno) + ")");
+  }
+  // One rename makes the new set the folder's and the old one the staging folder's, which is then removed.
+  if (::renameat2(AT_FDCWD, staging_.c_str(), AT_FDCWD, folder_.c_str(), RENAME_EXCHANGE) != 0) {
+    const int err = errno;
+    if (err != EINVAL && err != ENOSYS && err != EOPNOTSUPP)
+      fail(folder_,
+           "cannot put the new results in place (" + system_reason(err) + "); they are in " + staging_.string());
+    // A file system without an exchanging rename (NFS): the old set steps aside first, so for a moment the
+    // folder is absent, never mixed.
+    const fs::path old = folder_.parent_path() / ("." + folder_.filename().string() + ".aisim-old");
+    fs::remove_all(old, ec);
+    if (::rename(folder_.c_str(), old.c_str()) != 0)
+      fail(folder_, "cannot put the new results in place (" + system_reason(errno) + ")");
+    if (::rename(staging_.c_str(), folder_.c_str()) != 0) {
+      const int moved = errno;
+      ::rename(old.c_str(), folder_.c_str());
+      fail(folder_, "cannot put the new results in place (" + system_reason(moved) + ")");
+    }
+    committed_ = true;
+    fs::remove_all(old, ec);
+    return;
+  }
+  committed_ = true;
+  fs::remove_all(staging_, ec);
+}
+
+} // namespace aisim::sim

@@ -1,0 +1,53 @@
+// A run's output folder, committed as one: the run writes its files (results.json, timeseries.csv, report.html, a
+// trace, a replica set's runs) into a fresh staging folder beside the output folder, and `commit` swaps the staging
+// folder in with one rename. A run killed at any moment (kill -9 included) leaves the previous complete set or, the
+// first time, an empty folder; never a mix of old and new files. While a set is open its folder is locked, so a
+// second run into the same folder is refused at once, before it simulates anything.
+#pragma once
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace aisim::sim {
+
+// Why a set could not be opened or committed: names the folder and the system's reason.
+class OutputError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+class OutputSet {
+public:
+  // Creates `folder` if missing, locks it against other aisim runs (OutputError when another holds it) and opens
+  // an empty staging folder beside it (removing one a killed run left). Refuses a folder that is the current
+  // directory or holds it, since the swap would pull it from under the shell.
+  explicit OutputSet(const std::string& folder);
+  // Uncommitted: the staging folder is removed and the folder keeps what it held.
+  ~OutputSet();
+  OutputSet(const OutputSet&) = delete;
+  OutputSet& operator=(const OutputSet&) = delete;
+
+  const std::filesystem::path& folder() const { return folder_; }
+  // Where the set's files are written: `staged("results.json")`.
+  std::filesystem::path staged(const std::string& name) const { return staging_ / name; }
+  const std::filesystem::path& staging() const { return staging_; }
+
+  // Makes the staged files the folder's. What the folder held that the previous set did not write (a log the
+  // caller opened there, a planner's notes) is kept; the previous set's files that this one does not write (a
+  // report from a run without --no-report, replicas beyond this set's count) go with it. OutputError if the swap
+  // fails; the folder then keeps what it held.
+  void commit();
+
+private:
+  std::filesystem::path folder_;  // absolute, symbolic links resolved
+  std::filesystem::path staging_; // beside it: .NAME.aisim-staging
+  int lock_fd_ = -1;
+  bool committed_ = false;
+};
+
+// The name of the manifest a committed set leaves in its folder: the entries the set wrote.
+inline constexpr const char* kOutputManifest = ".aisim-outputs.json";
+
+} // namespace aisim::sim
