@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace aisim::models {
 
@@ -69,6 +70,15 @@ std::optional<double> ObjectReader::quantity(const std::string& key, Dimension d
     diag_->error(ptr, why + " (expected " + expected + ", got " + json_excerpt(*v) + ")");
     return std::nullopt;
   }
+  // Beyond these a value is a typo or an overflow, and the engine's arithmetic would break on it (a denormal
+  // bandwidth, a 1e300-year duration: SimGrid aborts).
+  constexpr double kSmallest = 1e-12, kLargest = 1e24;
+  if (!std::isfinite(*q) || std::fabs(*q) > kLargest || (*q != 0 && std::fabs(*q) < kSmallest)) {
+    diag_->error(ptr, std::string(std::isfinite(*q) && std::fabs(*q) < kSmallest ? "too small" : "too large") +
+                          " to simulate (expected a magnitude from 1e-12 to 1e24 in SI base units, or 0; got " +
+                          json_excerpt(*v) + ")");
+    return std::nullopt;
+  }
   if ((bound == Bound::positive && !(*q > 0)) || (bound == Bound::non_negative && *q < 0)) {
     diag_->error(ptr, std::string(bound == Bound::positive ? "must be greater than zero" : "must not be negative") +
                           " (expected " + expected + ", got " + json_excerpt(*v) + ")");
@@ -102,11 +112,28 @@ std::optional<int64_t> ObjectReader::integer(const std::string& key, std::option
     diag_->error(child_pointer(key), "wrong type (expected " + expected + ", got " + json_excerpt(*v) + ")");
     return std::nullopt;
   }
-  const double x = v->get<double>();
-  if (x < static_cast<double>(min) || x > static_cast<double>(max)) {
+  // Integers are compared as integers: through a double, 2^53 + 1 would pass for 2^53 and be recorded two ways.
+  const auto out_of_range = [&] {
     diag_->error(child_pointer(key), "out of range (expected " + expected + ", got " + json_excerpt(*v) + ")");
     return std::nullopt;
+  };
+  if (v->is_number_unsigned()) {
+    const auto u = v->get<uint64_t>();
+    if (u > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) || static_cast<int64_t>(u) > max ||
+        static_cast<int64_t>(u) < min)
+      return out_of_range();
+    return static_cast<int64_t>(u);
   }
+  if (v->is_number_integer()) {
+    const auto i = v->get<int64_t>();
+    if (i < min || i > max)
+      return out_of_range();
+    return i;
+  }
+  // A float with no fraction (1e3): exact only up to 2^53.
+  const double x = v->get<double>();
+  if (x < static_cast<double>(min) || x > static_cast<double>(max) || std::fabs(x) > 9007199254740992.0)
+    return out_of_range();
   return static_cast<int64_t>(x);
 }
 
@@ -126,7 +153,7 @@ std::optional<double> ObjectReader::number(const std::string& key, std::optional
     return std::nullopt;
   }
   const double x = v->get<double>();
-  if (x < min || x > max) {
+  if (!(x >= min && x <= max)) { // NaN too
     diag_->error(child_pointer(key), "out of range (expected " + expected + ", got " + json_excerpt(*v) + ")");
     return std::nullopt;
   }

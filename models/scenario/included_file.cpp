@@ -11,14 +11,33 @@
 namespace aisim::models {
 
 std::optional<std::string> read_text_file(const std::string& path, std::string* why) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    *why = "a folder, not a file";
+    return std::nullopt;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     *why = "cannot open the file (" + std::string(std::strerror(errno)) + ")";
     return std::nullopt;
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  // Read in pieces up to the limit, so that /dev/zero or a stray disk image is refused instead of read until
+  // memory runs out.
+  std::string text;
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+    text.append(chunk, static_cast<size_t>(in.gcount()));
+    if (text.size() > kMaxInputFileBytes) {
+      *why = "larger than " + std::to_string(kMaxInputFileBytes >> 20) +
+             " MiB (no scenario, model or results file is that large; is this the right file?)";
+      return std::nullopt;
+    }
+  }
+  if (in.bad()) {
+    *why = "cannot read the file (" + std::string(std::strerror(errno)) + ")";
+    return std::nullopt;
+  }
+  return text;
 }
 
 std::optional<Json> load_included_json(const std::string& rel, const std::string& base_dir, const std::string& format,

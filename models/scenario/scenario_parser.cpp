@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <set>
 
 namespace aisim::models {
 namespace {
@@ -74,9 +75,112 @@ bool parse_holds(Json& entry, const std::string& ptr, StorageSystem& sys, Diagno
 
 } // namespace
 
-std::optional<Json> parse_json_text(const std::string& text, Diagnostics& diag) {
+namespace {
+
+// Where the parser is in the document, for the pointer of a duplicate key or of nesting too deep.
+class JsonPlace {
+public:
+  // Returns false (stop) when the document nests deeper than kMaxJsonDepth.
+  bool on(Json::parse_event_t event, const Json& parsed) {
+    using E = Json::parse_event_t;
+    switch (event) {
+    case E::object_start:
+    case E::array_start:
+      element_starts();
+      frames_.push_back({event == E::object_start, {}, {}, -1});
+      return frames_.size() <= static_cast<size_t>(kMaxJsonDepth);
+    case E::key:
+      if (!frames_.empty()) {
+        auto& f = frames_.back();
+        f.key = parsed.get<std::string>();
+        if (!f.keys.insert(f.key).second)
+          duplicates_.push_back(pointer());
+      }
+      return true;
+    case E::value:
+      element_starts();
+      return true;
+    case E::object_end:
+    case E::array_end:
+      if (!frames_.empty())
+        frames_.pop_back();
+      return true;
+    }
+    return true;
+  }
+  // The value being read now; `next`: the one the parser is on but has not reported (a number it could not read).
+  std::string pointer(bool next = false) const {
+    std::string p;
+    for (size_t i = 0; i < frames_.size(); ++i) {
+      const auto& f = frames_[i];
+      const long index = f.index + (next && i + 1 == frames_.size() ? 1 : 0);
+      p += "/" + (f.object ? pointer_token(f.key) : std::to_string(std::max(0L, index)));
+    }
+    return p;
+  }
+  const std::vector<std::string>& duplicates() const { return duplicates_; }
+
+private:
+  void element_starts() {
+    if (!frames_.empty() && !frames_.back().object)
+      ++frames_.back().index;
+  }
+  struct Frame {
+    bool object;
+    std::set<std::string> keys;
+    std::string key;
+    long index;
+  };
+  std::vector<Frame> frames_;
+  std::vector<std::string> duplicates_;
+};
+
+struct TooDeep {
+  std::string pointer;
+};
+
+// Text that is valid UTF-8 (JSON's encoding: results.json could not be written with anything else).
+bool valid_utf8(const std::string& s) {
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const int extra = c < 0x80 ? 0 : (c >> 5) == 0x6 ? 1 : (c >> 4) == 0xE ? 2 : (c >> 3) == 0x1E ? 3 : -1;
+    if (extra < 0 || i + static_cast<size_t>(extra) >= s.size() + (extra == 0 ? 1 : 0))
+      return false;
+    for (int k = 1; k <= extra; ++k)
+      if ((static_cast<unsigned char>(s[i + static_cast<size_t>(k)]) >> 6) != 0x2)
+        return false;
+    i += static_cast<size_t>(extra) + 1;
+  }
+  return true;
+}
+
+} // namespace
+
+std::optional<Json> parse_json_text(const std::string& text, Diagnostics& diag, const std::string& pointer_prefix) {
+  JsonPlace place;
   try {
-    return Json::parse(text);
+    Json doc = Json::parse(text, [&](int, Json::parse_event_t event, Json& parsed) {
+      if (!place.on(event, parsed))
+        throw TooDeep{place.pointer()};
+      return true;
+    });
+    for (const auto& p : place.duplicates())
+      diag.error(pointer_prefix + p, "this key is written twice in one object (JSON keeps only the last one, so the "
+                                     "other would be ignored without a word; keep one)");
+    if (!place.duplicates().empty())
+      return std::nullopt;
+    return doc;
+  } catch (const TooDeep& deep) {
+    diag.error(pointer_prefix + deep.pointer, "nested deeper than " + std::to_string(kMaxJsonDepth) +
+                                                  " levels (no aisim file needs that many; is this the right file?)");
+    return std::nullopt;
+  } catch (const Json::out_of_range& e) {
+    // "number overflow parsing '1e400'": nlohmann's text names the number.
+    std::string what = e.what();
+    const auto at = what.find("] ");
+    diag.error(pointer_prefix + place.pointer(true),
+               (at == std::string::npos ? what : what.substr(at + 2)) + " (expected a number a double can hold)");
+    return std::nullopt;
   } catch (const Json::parse_error& e) {
     // Turn the byte offset into a line and column a person can jump to.
     size_t line = 1, col = 1;
@@ -96,7 +200,7 @@ std::optional<Json> parse_json_text(const std::string& text, Diagnostics& diag) 
     const auto colon = at == std::string::npos ? std::string::npos : what.find(": ", at);
     if (colon != std::string::npos)
       what = what.substr(colon + 2);
-    diag.error("",
+    diag.error(pointer_prefix,
                "JSON syntax error at line " + std::to_string(line) + ", column " + std::to_string(col) + ": " + what);
     return std::nullopt;
   }
@@ -110,11 +214,19 @@ bool apply_override(Json& doc, const std::string& assignment, Diagnostics& diag)
   }
   const std::string ptr = assignment.substr(0, eq);
   const std::string raw = assignment.substr(eq + 1);
-  Json value;
-  try {
-    value = Json::parse(raw);
-  } catch (const Json::parse_error&) {
-    value = raw; // not JSON: a plain string such as 3d or H100-SXM
+  if (!valid_utf8(assignment)) {
+    diag.error(valid_utf8(ptr) ? ptr : "", "--set: not UTF-8 text (a scenario is JSON, which is UTF-8)");
+    return false;
+  }
+  Json value = raw; // not JSON: a plain string such as 3d or H100-SXM
+  if (Json::accept(raw)) {
+    Diagnostics local(diag.get_file());
+    auto parsed = parse_json_text(raw, local, ptr); // JSON, but maybe too deep or with a key written twice
+    for (const auto& d : local.items())
+      diag.error(d.pointer, "--set: " + d.message);
+    if (!parsed)
+      return false;
+    value = std::move(*parsed);
   }
   try {
     Json::json_pointer jp(ptr);
@@ -126,6 +238,17 @@ bool apply_override(Json& doc, const std::string& assignment, Diagnostics& diag)
     if (!parent.is_object() && !parent.is_array()) {
       diag.error(ptr, "--set names a place inside a value that is not an object or array");
       return false;
+    }
+    if (parent.is_array()) {
+      // nlohmann would fill the gap up to a far index with nulls (an error each, or no memory for a huge one).
+      const std::string last = jp.back();
+      const bool digits = !last.empty() && last.find_first_not_of("0123456789") == std::string::npos;
+      if (last != "-" && (!digits || last.size() > 9 || std::stoul(last) > parent.size())) {
+        diag.error(ptr, "--set: no such place in the array (expected an index from 0 to " +
+                            std::to_string(parent.size()) + ", the last appending, or \"-\" to append; got \"" + last +
+                            "\")");
+        return false;
+      }
     }
     doc[jp] = value;
   } catch (const Json::exception& e) {
@@ -472,11 +595,15 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
 
   if (auto sim = top.object("simulation", false)) {
     auto duration = sim->quantity("duration", Dimension::seconds, "7d");
+    const bool too_long = duration.value_or(0) > kMaxSimulatedSeconds;
+    if (too_long)
+      diag.error(sim->child_pointer("duration"), "longer than aisim simulates (expected at most 1000 years, got " +
+                                                     json_excerpt(doc["simulation"]["duration"]) + ")");
     auto seed = sim->integer("seed", 1, 0, int64_t(1) << 53);
     auto fidelity = sim->choice("fidelity", "aggregate", {"aggregate", "full"});
     auto res = sim->quantity("timeseries_resolution", Dimension::seconds, "1h");
     sim->finish();
-    if (duration && seed && fidelity && res)
+    if (duration && !too_long && seed && fidelity && res)
       sc.simulation = SimulationSettings{Seconds(*duration), static_cast<uint64_t>(*seed), *fidelity, Seconds(*res)};
   }
   // The inputs' own ranges for `aisim sweep --sensitivity`: {"/pointer": {"low": V, "high": V}}. A run does not use

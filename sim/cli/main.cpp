@@ -7,9 +7,11 @@
 #include "sim/cli/sweep_command.hpp"
 #include "sim/cli/validate_command.hpp"
 #include "sim/executor/distributed.hpp"
+#include "sim/results/output_set.hpp"
 #include "sim/results/version_info.hpp"
 
 #include <CLI/CLI.hpp>
+#include <csignal>
 
 #include <exception>
 #include <iostream>
@@ -207,6 +209,9 @@ int cli_main(int argc, char** argv) {
       validate.self = argv[0];
       return validate_command(validate);
     }
+  } catch (const aisim::sim::OutputError& e) { // a full disk, a read-only folder: the user's to fix, not a bug
+    std::cerr << "aisim: " << e.what() << "\n";
+    return 1;
   } catch (const std::exception& e) {
     std::cerr << "aisim: internal error: " << e.what() << "\n";
     return 1;
@@ -217,6 +222,8 @@ int cli_main(int argc, char** argv) {
 } // namespace
 
 int main(int argc, char** argv) {
+  // Past a file-size limit (ulimit -f) a write fails with EFBIG and is reported, instead of SIGXFSZ ending the run.
+  std::signal(SIGXFSZ, SIG_IGN);
   // Replicas, validation runs and sweeps are this program again: forked from here, they skip its start-up.
   aisim::sim::set_in_process_entry(cli_main, aisim::sim::self_executable(argv[0]));
   aisim::sim::register_sweep_digests();

@@ -36,16 +36,18 @@ std::string write_folder_report(const std::string& dir, const std::string& out) 
   std::string csv(ec ? 0 : size, '\0');
   if (!in || ec || !in.read(csv.data(), static_cast<std::streamsize>(csv.size())))
     return csv_path.string() + ": cannot read it (a results folder has results.json and timeseries.csv)";
+  std::string page;
   try {
-    write_report(results, csv, out.empty() ? (fs::path(dir) / "report.html").string() : out);
+    page = report_page(results, csv);
   } catch (const std::runtime_error& e) {
     return csv_path.string() + ":" + e.what();
   }
+  write_file_atomically(out.empty() ? (fs::path(dir) / "report.html").string() : out, page);
   return "";
 }
 
-void write_report(const models::Json& results, const std::string& csv, const std::string& page) {
-  write_file_atomically(page, render_report(results, timeseries_for_page(csv)));
+std::string report_page(const models::Json& results, const std::string& csv) {
+  return render_report(results, timeseries_for_page(csv));
 }
 
 int report_command(const ReportCommand& cmd) {

@@ -28,9 +28,9 @@ int compare_command(const CompareCommand& cmd);
 // Renders `dir`'s report from its files into `out` (empty: dir/report.html). Returns "" or what was wrong.
 std::string write_folder_report(const std::string& dir, const std::string& out = "");
 
-// Writes `page` from a run's results.json and timeseries.csv, as they are in memory or on disk: the run renders
+// A run's report.html from its results.json and timeseries.csv, as they are in memory or on disk: the run renders
 // what it has just written, `aisim report` what it reads, the same way. Throws std::runtime_error ("line N: ...")
 // when the CSV is not aisim's.
-void write_report(const models::Json& results, const std::string& csv, const std::string& page);
+std::string report_page(const models::Json& results, const std::string& csv);
 
 } // namespace aisim::sim

@@ -40,6 +40,7 @@ int run_command(const RunCommand& cmd) {
   std::optional<OutputSet> set;
   try {
     set.emplace(out_dir);
+    set->require_space(estimate_output_bytes(sc));
   } catch (const OutputError& e) {
     std::cerr << "aisim: " << e.what() << "\n";
     return 1;
@@ -51,8 +52,8 @@ int run_command(const RunCommand& cmd) {
   const auto results = build_results(sc, run);
   const std::string results_path = (std::filesystem::path(out_dir) / "results.json").string();
   const std::string csv = build_timeseries_csv(sc, run);
-  write_file_atomically(set->staged("timeseries.csv").string(), csv);
-  write_file_atomically(set->staged("results.json").string(), results.dump(2) + "\n");
+  set->write("timeseries.csv", csv);
+  set->write("results.json", results.dump(2) + "\n");
   // A trace inside the output folder is part of the set; one elsewhere is written on its own once the set is in.
   std::string trace;
   if (!cmd.trace.empty())
@@ -61,17 +62,12 @@ int run_command(const RunCommand& cmd) {
   const auto trace_path = std::filesystem::weakly_canonical(std::filesystem::absolute(cmd.trace, ec), ec);
   const bool trace_in_set = !cmd.trace.empty() && trace_path.parent_path() == set->folder();
   if (trace_in_set)
-    write_file_atomically(set->staged(trace_path.filename().string()).string(), trace);
+    set->write(trace_path.filename().string(), trace);
   // The page is rendered from what was just written, as `aisim report` renders the folder's files later.
   const std::string report_path = cmd.no_report ? "" : (std::filesystem::path(out_dir) / "report.html").string();
   if (!cmd.no_report)
-    write_report(results, csv, set->staged("report.html").string());
-  try {
-    set->commit();
-  } catch (const OutputError& e) {
-    std::cerr << "aisim: " << e.what() << "\n";
-    return 1;
-  }
+    set->write("report.html", report_page(results, csv));
+  set->commit(); // an OutputError reaches main, which reports it (exit 1)
   if (!cmd.trace.empty() && !trace_in_set)
     write_file_atomically(cmd.trace, trace);
   if (cmd.progress == ProgressMode::jsonl) {

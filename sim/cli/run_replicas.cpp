@@ -33,6 +33,7 @@ int run_replicas(const RunCommand& cmd) {
   std::optional<OutputSet> set;
   try {
     set.emplace(out.string());
+    set->require_space(estimate_output_bytes(*loaded.scenario) * cmd.replicas);
   } catch (const OutputError& e) {
     std::cerr << "aisim: " << e.what() << "\n";
     return 1;
@@ -96,13 +97,8 @@ int run_replicas(const RunCommand& cmd) {
   }
   const auto aggregate = aggregate_replicas(runs, outcome.interrupted);
   const std::string path = (out / "results.json").string();
-  write_file_atomically(set->staged("results.json").string(), aggregate.dump(2) + "\n");
-  try {
-    set->commit();
-  } catch (const OutputError& e) {
-    std::cerr << "aisim: " << e.what() << "\n";
-    return 1;
-  }
+  set->write("results.json", aggregate.dump(2) + "\n");
+  set->commit(); // an OutputError reaches main, which reports it (exit 1)
   if (cmd.progress == ProgressMode::jsonl)
     std::printf("%s\n", models::Json{{"type", "done"}, {"results", path}}.dump().c_str());
   else

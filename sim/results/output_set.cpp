@@ -11,6 +11,7 @@
 #include <set>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 namespace aisim::sim {
@@ -88,6 +89,7 @@ OutputSet::OutputSet(const std::string& folder) {
   }
   if (fs::exists(folder_, ec) && !fs::is_directory(folder_, ec))
     fail(folder, "exists and is not a folder");
+  created_ = !fs::exists(folder_, ec);
   fs::create_directories(folder_, ec);
   if (ec)
     fail(folder, "cannot create the output folder (" + ec.message() + ")");
@@ -124,10 +126,36 @@ OutputSet::OutputSet(const std::string& folder) {
   }
 }
 
+void OutputSet::require_space(double bytes) const {
+  struct statvfs disk {};
+  if (::statvfs(staging_.c_str(), &disk) != 0)
+    return; // not knowable here; a write that fails still says why
+  const double free_bytes = static_cast<double>(disk.f_bavail) * static_cast<double>(disk.f_frsize);
+  if (free_bytes >= bytes)
+    return;
+  char need[64];
+  char have[64];
+  std::snprintf(need, sizeof need, "%.1f MB", bytes / 1e6);
+  std::snprintf(have, sizeof have, "%.1f MB", free_bytes / 1e6);
+  fail(folder_, std::string("the run's files need about ") + need + " and its disk has " + have +
+                    " free; free some space, choose another --out, or set a coarser /simulation/timeseries_resolution");
+}
+
+void OutputSet::write(const std::string& name, const std::string& content) const {
+  try {
+    write_file_atomically(staged(name).string(), content);
+  } catch (const OutputError& e) {
+    const std::string what = e.what();
+    fail(folder_ / name, what.substr(what.find(": ") + 2) + "; the folder keeps what it held");
+  }
+}
+
 OutputSet::~OutputSet() {
   if (!committed_) {
     std::error_code ec;
     fs::remove_all(staging_, ec);
+    if (created_ && fs::is_empty(folder_, ec))
+      fs::remove(folder_, ec);
   }
   if (lock_fd_ >= 0)
     ::close(lock_fd_);
@@ -176,6 +204,37 @@ void OutputSet::commit() {
   }
   committed_ = true;
   fs::remove_all(staging_, ec);
+}
+
+void write_file_atomically(const std::string& path, const std::string& content) {
+  const fs::path p(path);
+  const fs::path tmp = p.parent_path() / ("." + p.filename().string() + "." + std::to_string(::getpid()) + ".tmp");
+  ::unlink(tmp.c_str()); // O_EXCL below: whatever is at the name (a link planted there) is not written through
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0)
+    fail(p, "cannot write (" + system_reason(errno) + ")");
+  const char* at = content.data();
+  size_t left = content.size();
+  int err = 0;
+  while (left > 0) {
+    const ssize_t n = ::write(fd, at, left);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      err = n < 0 ? errno : EIO;
+      break;
+    }
+    at += n;
+    left -= static_cast<size_t>(n);
+  }
+  if (::close(fd) != 0 && err == 0)
+    err = errno;
+  if (err == 0 && ::rename(tmp.c_str(), p.c_str()) != 0)
+    err = errno;
+  if (err != 0) {
+    ::unlink(tmp.c_str());
+    fail(p, "cannot write (" + system_reason(err) + ")");
+  }
 }
 
 } // namespace aisim::sim

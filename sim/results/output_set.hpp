@@ -34,6 +34,13 @@ public:
   std::filesystem::path staged(const std::string& name) const { return staging_ / name; }
   const std::filesystem::path& staging() const { return staging_; }
 
+  // Writes one file of the set (write_file_atomically into the staging folder); an OutputError names the file as
+  // it would have been in the folder.
+  void write(const std::string& name, const std::string& content) const;
+
+  // OutputError when the staging folder's disk has fewer than `bytes` free: found before a run, not after it.
+  void require_space(double bytes) const;
+
   // Makes the staged files the folder's. What the folder held that the previous set did not write (a log the
   // caller opened there, a planner's notes) is kept; the previous set's files that this one does not write (a
   // report from a run without --no-report, replicas beyond this set's count) go with it. OutputError if the swap
@@ -44,8 +51,14 @@ private:
   std::filesystem::path folder_;  // absolute, symbolic links resolved
   std::filesystem::path staging_; // beside it: .NAME.aisim-staging
   int lock_fd_ = -1;
+  bool created_ = false; // the folder did not exist: an uncommitted set removes it again if it is still empty
   bool committed_ = false;
 };
+
+// Writes `content` to `path` whole or not at all: through a temporary file of this process's beside it (created
+// anew, never through a link planted at its name) and a rename. OutputError naming the path and the system's reason
+// (a full disk, a read-only folder, a file-size limit) when it cannot; the temporary file is then removed.
+void write_file_atomically(const std::string& path, const std::string& content);
 
 // The name of the manifest a committed set leaves in its folder: the entries the set wrote.
 inline constexpr const char* kOutputManifest = ".aisim-outputs.json";

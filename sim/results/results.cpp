@@ -632,6 +632,15 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
   return r;
 }
 
+double estimate_output_bytes(const models::Scenario& sc) {
+  const double rows = std::ceil(sc.simulation.duration.value / sc.simulation.timeseries_resolution.value);
+  // time, 4 GPU-time shares, then per system read and write rates and a column per data class it holds.
+  const double columns = 5.0 + static_cast<double>(sc.storage.size()) * (2.0 + models::kDataClasses);
+  constexpr double kValueBytes = 14;      // "1234567.891011," at the widest
+  constexpr double kFixedBytes = 1 << 20; // results.json and the report's page, without its sampled series
+  return rows * columns * kValueBytes + kFixedBytes;
+}
+
 std::string build_timeseries_csv(const models::Scenario& sc, const RunOutput& run) {
   const double step = sc.simulation.timeseries_resolution.value;
   const auto bins = static_cast<size_t>(std::ceil(run.simulated_s / step));
@@ -1024,21 +1033,6 @@ Json read_results(const std::string& run_dir, std::string* why) {
                 (r.contains("schema_version") ? r["schema_version"].dump() : std::string("none")) +
                 " (written by another aisim version)");
   return r;
-}
-
-void write_file_atomically(const std::string& path, const std::string& content) {
-  const std::filesystem::path p(path);
-  const auto tmp = p.parent_path() / ("." + p.filename().string() + ".tmp");
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f)
-      throw std::runtime_error("cannot write " + tmp.string());
-    f << content;
-    f.flush();
-    if (!f)
-      throw std::runtime_error("cannot write " + tmp.string());
-  }
-  std::filesystem::rename(tmp, p);
 }
 
 } // namespace aisim::sim

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "sim/engine/simulation.hpp"
+#include "sim/results/output_set.hpp"
 
 #include "models/common/json_reader.hpp"
 #include "models/scenario/scenario.hpp"
@@ -22,7 +23,8 @@ std::string format_summary(const models::Json& results, const std::string& resul
 // another schema version, and then `why` (when given) says which, naming the path.
 models::Json read_results(const std::string& run_dir, std::string* why = nullptr);
 
-// Writes through DIR/.name.tmp and a rename, so a reader never sees a half-written file.
-void write_file_atomically(const std::string& path, const std::string& content);
+// About how many bytes a run's files take (timeseries.csv, results.json, report.html): its rows times its columns
+// at the widest a value is printed; for a free-space check before the run.
+double estimate_output_bytes(const models::Scenario& sc);
 
 } // namespace aisim::sim

@@ -185,6 +185,67 @@ TEST_CASE("set overrides are applied before validation", "[scenario]") {
   CHECK(errors_of(doc) == "s.json:/simulation: wrong type (expected an object, got \"x\")\n");
 }
 
+TEST_CASE("set overrides: text that is not UTF-8 and places past an array's end are refused", "[scenario]") {
+  Json doc = base();
+  Diagnostics d("s.json");
+  // Accepted, it would make results.json impossible to write, after the whole run.
+  CHECK_FALSE(apply_override(doc,
+                             "/name=a\xff"
+                             "b",
+                             d));
+  CHECK_FALSE(apply_override(doc, "/name=\xc3", d));  // a sequence cut short
+  CHECK(apply_override(doc, "/name=caf\xc3\xa9", d)); // é is fine
+  // An index past the end would fill the gap with nulls: one error each, or no memory at all for a huge one.
+  const size_t n = doc["workloads"].size();
+  CHECK_FALSE(apply_override(doc, "/workloads/999={}", d));
+  CHECK_FALSE(apply_override(doc, "/workloads/99999999999999999999={}", d));
+  CHECK_FALSE(apply_override(doc, "/workloads/01x={}", d));
+  CHECK(doc["workloads"].size() == n);
+  CHECK(apply_override(doc, "/workloads/" + std::to_string(n) + "={\"name\":\"next\"}", d)); // the next one appends
+  CHECK(apply_override(doc, "/workloads/-={\"name\":\"last\"}", d));
+  CHECK(doc["workloads"].size() == n + 2);
+  CHECK(doc["workloads"].back()["name"] == "last");
+  CHECK(d.items().size() == 5);
+  CHECK(d.items()[0].message == "--set: not UTF-8 text (a scenario is JSON, which is UTF-8)");
+  CHECK(d.items()[2].pointer == "/workloads/999");
+}
+
+TEST_CASE("JSON text: duplicate keys, deep nesting and numbers beyond a double are errors with their place",
+          "[scenario]") {
+  Diagnostics d("s.json");
+  CHECK_FALSE(parse_json_text(R"({"a": {"b": 1, "c": [{"x": 1, "x": 2}], "b": 3}})", d).has_value());
+  REQUIRE(d.items().size() == 2);
+  CHECK(d.items()[0].pointer == "/a/c/0/x");
+  CHECK(d.items()[1].pointer == "/a/b");
+  Diagnostics deep("s.json");
+  const std::string nested = std::string(100000, '[') + std::string(100000, ']'); // would overflow a recursive walk
+  CHECK_FALSE(parse_json_text(nested, deep).has_value());
+  REQUIRE(deep.items().size() == 1);
+  CHECK(deep.items()[0].message.find("nested deeper than 64 levels") == 0);
+  Diagnostics big("s.json");
+  CHECK_FALSE(parse_json_text(R"({"list": [1, 2, 1e400]})", big).has_value());
+  REQUIRE(big.items().size() == 1);
+  CHECK(big.items()[0].pointer == "/list/2");
+  CHECK(big.items()[0].message == "number overflow parsing '1e400' (expected a number a double can hold)");
+  Diagnostics fine("s.json");
+  CHECK(parse_json_text(std::string(64, '[') + std::string(64, ']'), fine).has_value());
+  CHECK(parse_json_text(R"({"a": {"x": 1}, "b": {"x": 2}})", fine).has_value()); // the same key in two objects
+  CHECK_FALSE(fine.has_errors());
+}
+
+TEST_CASE("integers are read exactly, past 2^53 too", "[scenario]") {
+  Json doc = base();
+  doc["simulation"]["seed"] = uint64_t(9007199254740993ULL); // 2^53 + 1: a double would make it 2^53 and pass
+  CHECK(errors_of(doc) == "s.json:/simulation/seed: out of range (expected an integer from 0 to 9007199254740992, "
+                          "got 9007199254740993)\n");
+  doc["simulation"]["seed"] = uint64_t(9007199254740992ULL);
+  const auto ok = parse_scenario(doc, "s.json", ".");
+  REQUIRE(ok.scenario.has_value());
+  CHECK(ok.scenario->simulation.seed == 9007199254740992ULL);
+  doc["simulation"]["seed"] = uint64_t(18446744073709551615ULL);
+  CHECK_FALSE(errors_of(doc).empty());
+}
+
 TEST_CASE("syntax errors give line and column", "[scenario]") {
   Diagnostics d("s.json");
   CHECK_FALSE(parse_json_text("{\n  \"a\": 1,\n  \"b\" 2\n}", d).has_value());

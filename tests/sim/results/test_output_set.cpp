@@ -137,3 +137,22 @@ TEST_CASE("output set: folders that cannot hold a set are refused with the reaso
     fs::permissions(s.dir / "locked", fs::perms::owner_all);
   }
 }
+
+TEST_CASE("atomic write: whole or not at all, never through a link at its temporary name", "[output]") {
+  const Scratch s;
+  const fs::path target = s.dir / "results.json";
+  put(s.dir / "victim", "untouched");
+  fs::create_symlink(s.dir / "victim", s.dir / (".results.json." + std::to_string(::getpid()) + ".tmp"));
+  write_file_atomically(target.string(), "new");
+  CHECK(slurp(target) == "new");
+  CHECK(slurp(s.dir / "victim") == "untouched");
+  CHECK(fs::is_regular_file(fs::symlink_status(target)));
+  // A folder that is not there: the error names the file and the system's reason; nothing is left.
+  CHECK_THROWS_WITH(write_file_atomically((s.dir / "missing" / "x.json").string(), "x"),
+                    Catch::Contains("missing/x.json: cannot write (No such file or directory)"));
+  // A write over a folder of that name fails whole: the temporary file goes.
+  fs::create_directories(s.dir / "dir.json" / "inside");
+  CHECK_THROWS_AS(write_file_atomically((s.dir / "dir.json").string(), "x"), OutputError);
+  for (const auto& e : fs::directory_iterator(s.dir))
+    CHECK_FALSE(e.path().filename().string().ends_with(".tmp"));
+}

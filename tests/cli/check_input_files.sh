@@ -1,0 +1,27 @@
+#!/bin/bash
+# Files handed to aisim that are not what they should be: an endless device, a folder, a results.json that is a
+# link to one. Each is a clear error naming it (exit 2), read no further than the input limit.
+set -u
+AISIM=$1
+OUT=$2
+rm -rf "$OUT"
+mkdir -p "$OUT"
+fail() { echo "FAIL: $*"; exit 1; }
+expect() { # expect WANT_RC PATTERN COMMAND...
+  local want=$1 pattern=$2
+  shift 2
+  "$@" > "$OUT/out" 2> "$OUT/err"
+  local rc=$?
+  [ $rc -eq "$want" ] && grep -q -- "$pattern" "$OUT/err" || fail "$*: exit $rc: $(cat "$OUT/err")"
+  grep -q "internal error" "$OUT/err" && fail "$*: an internal error: $(cat "$OUT/err")"
+  return 0
+}
+expect 2 "/dev/zero: larger than 256 MiB" "$AISIM" check /dev/zero
+expect 2 "/dev/zero: larger than 256 MiB" "$AISIM" run /dev/zero --out "$OUT/zero"
+[ -e "$OUT/zero" ] && fail "a refused scenario left $OUT/zero"
+expect 2 "$OUT: a folder, not a file" "$AISIM" check "$OUT"
+mkdir -p "$OUT/results"
+ln -s /dev/zero "$OUT/results/results.json"
+expect 2 "not a results folder" "$AISIM" report "$OUT/results"
+expect 2 "results.json" "$AISIM" compare "$OUT/results" "$OUT/results" --out "$OUT/cmp"
+echo "input files: ok"
