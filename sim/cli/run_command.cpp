@@ -6,14 +6,48 @@
 #include "sim/results/results.hpp"
 #include "sim/results/trace.hpp"
 
+#include "models/common/units.hpp"
 #include "models/scenario/scenario_parser.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <optional>
 
 namespace aisim::sim {
+
+// A timeseries too large for this machine's memory is refused before the run (a 1 ms resolution over a week was
+// killed for memory with no message, 0.5 us ended in bad_alloc), naming the key to change.
+bool timeseries_fits(const models::Scenario& sc, const std::string& file) {
+  const double need = estimate_timeseries_memory_bytes(sc);
+  const double have = available_memory_bytes();
+  const double rows = timeseries_rows(sc);
+  constexpr double kShare = 0.8; // of the available memory; the engine and the results need the rest
+  if (have <= 0 || need <= kShare * have) {
+    if (rows > 1e7) // fits, but a planner should know what is coming
+      std::cerr << file << ":/simulation/timeseries_resolution: warning: timeseries.csv will have "
+                << models::format_count(rows) << " rows (about " << models::format_bytes(models::Bytes(need))
+                << " of memory while it is built)\n";
+    return true;
+  }
+  // The finest resolution that fits, rounded up to 1, 2 or 5 times a power of ten.
+  const double finest = sc.simulation.timeseries_resolution.value * need / (kShare * have);
+  double nice = std::pow(10.0, std::floor(std::log10(finest)));
+  for (const double m : {1.0, 2.0, 5.0, 10.0})
+    if (m * nice >= finest) {
+      nice *= m;
+      break;
+    }
+  char text[512];
+  std::snprintf(text, sizeof text,
+                "%s:/simulation/timeseries_resolution: the timeseries would have %.3g rows and need about %.3g GB of "
+                "memory, more than this machine's %.3g GB available can spare (expected a resolution of at least %s "
+                "for this duration)\n",
+                file.c_str(), rows, need / 1e9, have / 1e9, models::format_duration(models::Seconds(nice)).c_str());
+  std::cerr << text << "aisim: " << file << ": the run would not fit in memory; nothing was run or written\n";
+  return false;
+}
 
 int run_command(const RunCommand& cmd) {
   if (cmd.replicas > 0 && !cmd.trace.empty()) {
@@ -32,6 +66,8 @@ int run_command(const RunCommand& cmd) {
     return 2;
   }
   const auto& sc = *loaded.scenario;
+  if (!timeseries_fits(sc, cmd.scenario))
+    return 2;
   const std::string out_dir =
       cmd.out_dir.empty() ? (std::filesystem::path("results") / std::filesystem::path(cmd.scenario).stem()).string()
                           : cmd.out_dir;

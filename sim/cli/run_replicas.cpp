@@ -25,6 +25,8 @@ int run_replicas(const RunCommand& cmd) {
     std::cerr << "aisim: " << cmd.scenario << ": the scenario has errors; nothing was run or written\n";
     return 2;
   }
+  if (!timeseries_fits(*loaded.scenario, cmd.scenario))
+    return 2;
   const unsigned long long base =
       cmd.seed >= 0 ? static_cast<unsigned long long>(cmd.seed) : loaded.scenario->simulation.seed;
   const fs::path out =

@@ -26,5 +26,11 @@ models::Json read_results(const std::string& run_dir, std::string* why = nullptr
 // About how many bytes a run's files take (timeseries.csv, results.json, report.html): its rows times its columns
 // at the widest a value is printed; for a free-space check before the run.
 double estimate_output_bytes(const models::Scenario& sc);
+// The rows timeseries.csv will have, and about how much memory building it takes (its per-row values while the
+// bins fill, then its text): a microsecond resolution over a year would take terabytes.
+double timeseries_rows(const models::Scenario& sc);
+double estimate_timeseries_memory_bytes(const models::Scenario& sc);
+// This machine's memory available to a new run (MemAvailable, or less under a cgroup limit); 0 when unknown.
+double available_memory_bytes();
 
 } // namespace aisim::sim

@@ -1,9 +1,11 @@
 #!/bin/bash
 # Files handed to aisim that are not what they should be: an endless device, a folder, a results.json that is a
-# link to one. Each is a clear error naming it (exit 2), read no further than the input limit.
+# link to one. Each is a clear error naming it (exit 2), read no further than the input limit. And a scenario whose
+# timeseries would not fit in memory.
 set -u
 AISIM=$1
-OUT=$2
+SCENARIO=$2
+OUT=$3
 rm -rf "$OUT"
 mkdir -p "$OUT"
 fail() { echo "FAIL: $*"; exit 1; }
@@ -24,4 +26,10 @@ mkdir -p "$OUT/results"
 ln -s /dev/zero "$OUT/results/results.json"
 expect 2 "not a results folder" "$AISIM" report "$OUT/results"
 expect 2 "results.json" "$AISIM" compare "$OUT/results" "$OUT/results" --out "$OUT/cmp"
+# A timeseries no machine could hold (a microsecond over a week: about 1.7e5 GB) is refused before the run, with
+# the key and a resolution that fits; nothing is written.
+expect 2 "/simulation/timeseries_resolution: the timeseries would have 6.05e+11 rows" \
+  "$AISIM" run "$SCENARIO" --set /simulation/timeseries_resolution=1us --out "$OUT/fine"
+grep -q "expected a resolution of at least" "$OUT/err" || fail "no resolution that fits: $(cat "$OUT/err")"
+[ -e "$OUT/fine" ] && fail "a refused run left $OUT/fine"
 echo "input files: ok"
