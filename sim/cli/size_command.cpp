@@ -2,6 +2,7 @@
 
 #include "sim/cli/point_runs.hpp"
 #include "sim/executor/distributed.hpp"
+#include "sim/results/output_set.hpp"
 #include "sim/results/results.hpp"
 #include "sim/sweep/size_search.hpp"
 #include "sim/sweep/sweep_plan.hpp"
@@ -14,6 +15,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 namespace aisim::sim {
 namespace {
@@ -104,6 +106,14 @@ int size_command(const SizeCommand& cmd) {
   const SweepPlan& plan = checked->plan;
   const fs::path out = cmd.out_dir.empty() ? fs::path("results") / (fs::path(cmd.scenario).stem().string() + "-size")
                                            : fs::path(cmd.out_dir);
+  // Held until the search ends, so that a second sizing, sweep or run into the folder is refused.
+  std::optional<FolderLock> lock;
+  try {
+    lock.emplace(out);
+  } catch (const OutputError& e) {
+    std::cerr << "aisim: " << e.what() << "\n";
+    return 1;
+  }
   std::error_code ec;
   fs::remove_all(out / "points", ec); // no run of another sizing may pass for this one's
   fs::create_directories(out / "points", ec);

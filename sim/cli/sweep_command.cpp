@@ -4,6 +4,7 @@
 
 #include "sim/executor/distributed.hpp"
 #include "sim/report/report.hpp"
+#include "sim/results/output_set.hpp"
 #include "sim/results/replicas.hpp"
 #include "sim/results/results.hpp"
 #include "sim/results/version_info.hpp"
@@ -360,6 +361,19 @@ int sweep_command(const SweepCommand& cmd) {
       return 2;
     }
   } else if (fs::exists(doc_path)) {
+    std::cerr << "aisim: " << out.string()
+              << " already holds a sweep (sweep.json); --resume finishes it, or choose another --out\n";
+    return 2;
+  }
+  // Held until the sweep ends, so that a second sweep or run into the folder is refused instead of mixing in.
+  std::optional<FolderLock> lock;
+  try {
+    lock.emplace(out);
+  } catch (const OutputError& e) {
+    std::cerr << "aisim: " << e.what() << "\n";
+    return 1;
+  }
+  if (!cmd.resume && fs::exists(doc_path)) { // written since the check above, by a sweep that has since ended
     std::cerr << "aisim: " << out.string()
               << " already holds a sweep (sweep.json); --resume finishes it, or choose another --out\n";
     return 2;

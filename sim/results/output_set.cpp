@@ -93,34 +93,11 @@ OutputSet::OutputSet(const std::string& folder) {
   fs::create_directories(folder_, ec);
   if (ec)
     fail(folder, "cannot create the output folder (" + ec.message() + ")");
-  // The folder itself is locked. A run that commits swaps another folder in, so a lock taken on the folder it let
-  // go of would guard nothing: the lock holds only if the name still leads to the folder locked.
-  for (int attempt = 0;; ++attempt) {
-    const int fd = ::open(folder_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0)
-      fail(folder, "cannot open the output folder (" + system_reason(errno) + ")");
-    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-      const int err = errno;
-      ::close(fd);
-      if (err == EWOULDBLOCK)
-        fail(folder, "another aisim run is writing this folder; wait for it to end or choose another --out");
-      fail(folder, "cannot lock the output folder (" + system_reason(err) + ")");
-    }
-    struct stat locked {};
-    struct stat named {};
-    if (::fstat(fd, &locked) == 0 && ::stat(folder_.c_str(), &named) == 0 && locked.st_dev == named.st_dev &&
-        locked.st_ino == named.st_ino) {
-      lock_fd_ = fd;
-      break;
-    }
-    ::close(fd);
-    if (attempt == 10)
-      fail(folder, "the output folder keeps being replaced by another run");
-  }
+  lock_.emplace(folder_);
   staging_ = folder_.parent_path() / ("." + folder_.filename().string() + ".aisim-staging");
   fs::remove_all(staging_, ec); // left by a run that was killed (its lock went with it)
   if (!fs::create_directory(staging_, ec) || ec) {
-    ::close(lock_fd_);
+    lock_.reset();
     fail(staging_, "cannot create the staging folder beside the output folder (" +
                        (ec ? ec.message() : std::string("it exists")) + ")");
   }
@@ -157,8 +134,42 @@ OutputSet::~OutputSet() {
     if (created_ && fs::is_empty(folder_, ec))
       fs::remove(folder_, ec);
   }
-  if (lock_fd_ >= 0)
-    ::close(lock_fd_);
+}
+
+FolderLock::FolderLock(const fs::path& folder) {
+  std::error_code ec;
+  fs::create_directories(folder, ec);
+  if (ec)
+    fail(folder, "cannot create the output folder (" + ec.message() + ")");
+  // A run that commits swaps another folder in, so a lock taken on the folder it let go of would guard nothing:
+  // the lock holds only if the name still leads to the folder locked.
+  for (int attempt = 0;; ++attempt) {
+    const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+      fail(folder, "cannot open the output folder (" + system_reason(errno) + ")");
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      const int err = errno;
+      ::close(fd);
+      if (err == EWOULDBLOCK)
+        fail(folder, "another aisim run is writing this folder; wait for it to end or choose another --out");
+      fail(folder, "cannot lock the output folder (" + system_reason(err) + ")");
+    }
+    struct stat locked {};
+    struct stat named {};
+    if (::fstat(fd, &locked) == 0 && ::stat(folder.c_str(), &named) == 0 && locked.st_dev == named.st_dev &&
+        locked.st_ino == named.st_ino) {
+      fd_ = fd;
+      return;
+    }
+    ::close(fd);
+    if (attempt == 10)
+      fail(folder, "the output folder keeps being replaced by another run");
+  }
+}
+
+FolderLock::~FolderLock() {
+  if (fd_ >= 0)
+    ::close(fd_);
 }
 
 void OutputSet::commit() {

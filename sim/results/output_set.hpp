@@ -6,6 +6,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -16,6 +17,20 @@ namespace aisim::sim {
 class OutputError : public std::runtime_error {
 public:
   using std::runtime_error::runtime_error;
+};
+
+// A folder held by one aisim command at a time (flock on the folder itself, released when the process ends,
+// kill -9 included): a second run, sweep or sizing into it is refused at once with an OutputError naming it.
+// Creates the folder when missing.
+class FolderLock {
+public:
+  explicit FolderLock(const std::filesystem::path& folder);
+  ~FolderLock();
+  FolderLock(const FolderLock&) = delete;
+  FolderLock& operator=(const FolderLock&) = delete;
+
+private:
+  int fd_ = -1;
 };
 
 class OutputSet {
@@ -50,7 +65,7 @@ public:
 private:
   std::filesystem::path folder_;  // absolute, symbolic links resolved
   std::filesystem::path staging_; // beside it: .NAME.aisim-staging
-  int lock_fd_ = -1;
+  std::optional<FolderLock> lock_;
   bool created_ = false; // the folder did not exist: an uncommitted set removes it again if it is still empty
   bool committed_ = false;
 };

@@ -82,4 +82,16 @@ rc=$?
 rc=$?
 [ $rc -eq 1 ] && grep -q "current folder" "$OUT/cwd.err" || fail "--out .: exit $rc: $(cat "$OUT/cwd.err")"
 [ "$(set_of "$OUT/busy")" = a ] || fail "a refused --out . changed the folder: $(set_of "$OUT/busy")"
+# A sweep holds its folder while it runs: a run into it is refused, and the sweep finishes unharmed.
+"$AISIM" sweep "$SCENARIO" --vary /simulation/seed=1..6:1 -j 1 --progress none --out "$OUT/sweep" > /dev/null \
+  2> "$OUT/sweep.err" &
+pid=$!
+for _ in $(seq 200); do [ -f "$OUT/sweep/sweep.json" ] && break; sleep 0.02; done
+"$AISIM" run "$SCENARIO" --progress none --out "$OUT/sweep" > /dev/null 2> "$OUT/into-sweep.err"
+rc=$?
+wait "$pid" || fail "the sweep a run tried to write into: $(cat "$OUT/sweep.err")"
+[ $rc -eq 1 ] && grep -q "sweep: another aisim run is writing this folder" "$OUT/into-sweep.err" ||
+  fail "a run into a sweep's folder: exit $rc: $(cat "$OUT/into-sweep.err")"
+[ "$(grep -c ',ok,' "$OUT/sweep/sweep.csv")" -eq 6 ] || fail "the sweep lost points: $(cat "$OUT/sweep/sweep.csv")"
+[ -e "$OUT/sweep/results.json" ] && fail "the refused run wrote into the sweep's folder"
 echo "output sets: ok"
