@@ -13,7 +13,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <optional>
 
 namespace aisim::sim {
 
@@ -73,14 +72,9 @@ int run_command(const RunCommand& cmd) {
                           : cmd.out_dir;
   // Locked and staged before the simulation: a folder another run is writing, or one that cannot be written, is
   // refused now rather than after hours of simulating.
-  std::optional<OutputSet> set;
-  try {
-    set.emplace(out_dir);
-    set->require_space(estimate_output_bytes(sc));
-  } catch (const OutputError& e) {
-    std::cerr << "aisim: " << e.what() << "\n";
-    return 1;
-  }
+  // An OutputError (a busy or unusable folder) reaches main, which reports it: exit 1.
+  OutputSet set(out_dir);
+  set.require_space(estimate_output_bytes(sc));
   Progress progress(cmd.progress);
   const RunOutput run =
       run_simulation(sc, [&progress](double simulated_s, double fraction) { progress.update(simulated_s, fraction); });
@@ -88,22 +82,22 @@ int run_command(const RunCommand& cmd) {
   const auto results = build_results(sc, run);
   const std::string results_path = (std::filesystem::path(out_dir) / "results.json").string();
   const std::string csv = build_timeseries_csv(sc, run);
-  set->write("timeseries.csv", csv);
-  set->write("results.json", results.dump(2) + "\n");
+  set.write("timeseries.csv", csv);
+  set.write("results.json", results.dump(2) + "\n");
   // A trace inside the output folder is part of the set; one elsewhere is written on its own once the set is in.
   std::string trace;
   if (!cmd.trace.empty())
     trace = build_trace(sc, run, cmd.trace_max_events > 0 ? cmd.trace_max_events : kTraceMaxEvents);
   std::error_code ec;
   const auto trace_path = std::filesystem::weakly_canonical(std::filesystem::absolute(cmd.trace, ec), ec);
-  const bool trace_in_set = !cmd.trace.empty() && trace_path.parent_path() == set->folder();
+  const bool trace_in_set = !cmd.trace.empty() && trace_path.parent_path() == set.folder();
   if (trace_in_set)
-    set->write(trace_path.filename().string(), trace);
+    set.write(trace_path.filename().string(), trace);
   // The page is rendered from what was just written, as `aisim report` renders the folder's files later.
   const std::string report_path = cmd.no_report ? "" : (std::filesystem::path(out_dir) / "report.html").string();
   if (!cmd.no_report)
-    set->write("report.html", report_page(results, csv));
-  set->commit(); // an OutputError reaches main, which reports it (exit 1)
+    set.write("report.html", report_page(results, csv));
+  set.commit(); // an OutputError reaches main, which reports it (exit 1)
   if (!cmd.trace.empty() && !trace_in_set)
     write_file_atomically(cmd.trace, trace);
   if (cmd.progress == ProgressMode::jsonl) {

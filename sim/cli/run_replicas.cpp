@@ -10,7 +10,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <optional>
 #include <unistd.h>
 
 namespace aisim::sim {
@@ -32,14 +31,9 @@ int run_replicas(const RunCommand& cmd) {
   const fs::path out =
       cmd.out_dir.empty() ? fs::path("results") / fs::path(cmd.scenario).stem() : fs::path(cmd.out_dir);
   // The replicas run into the staging folder and the set (their folders and the aggregate) is committed as one.
-  std::optional<OutputSet> set;
-  try {
-    set.emplace(out.string());
-    set->require_space(estimate_output_bytes(*loaded.scenario) * cmd.replicas);
-  } catch (const OutputError& e) {
-    std::cerr << "aisim: " << e.what() << "\n";
-    return 1;
-  }
+  // An OutputError (a busy or unusable folder) reaches main, which reports it: exit 1.
+  OutputSet set(out.string());
+  set.require_space(estimate_output_bytes(*loaded.scenario) * cmd.replicas);
   std::error_code ec;
   const std::string exe = self_executable(cmd.self);
   std::vector<ChildSpec> specs;
@@ -48,7 +42,7 @@ int run_replicas(const RunCommand& cmd) {
   for (int i = 0; i < cmd.replicas; ++i) {
     char name[32];
     std::snprintf(name, sizeof name, "replica-%04d", i + 1);
-    const fs::path dir = set->staged(name);
+    const fs::path dir = set.staged(name);
     fs::create_directories(dir, ec);
     auto& r = runs[static_cast<size_t>(i)];
     r.seed = base + static_cast<unsigned long long>(i);
@@ -99,8 +93,8 @@ int run_replicas(const RunCommand& cmd) {
   }
   const auto aggregate = aggregate_replicas(runs, outcome.interrupted);
   const std::string path = (out / "results.json").string();
-  set->write("results.json", aggregate.dump(2) + "\n");
-  set->commit(); // an OutputError reaches main, which reports it (exit 1)
+  set.write("results.json", aggregate.dump(2) + "\n");
+  set.commit(); // an OutputError reaches main, which reports it (exit 1)
   if (cmd.progress == ProgressMode::jsonl)
     std::printf("%s\n", models::Json{{"type", "done"}, {"results", path}}.dump().c_str());
   else

@@ -106,14 +106,9 @@ int size_command(const SizeCommand& cmd) {
   const SweepPlan& plan = checked->plan;
   const fs::path out = cmd.out_dir.empty() ? fs::path("results") / (fs::path(cmd.scenario).stem().string() + "-size")
                                            : fs::path(cmd.out_dir);
-  // Held until the search ends, so that a second sizing, sweep or run into the folder is refused.
-  std::optional<FolderLock> lock;
-  try {
-    lock.emplace(out);
-  } catch (const OutputError& e) {
-    std::cerr << "aisim: " << e.what() << "\n";
-    return 1;
-  }
+  // Held until the search ends, so that a second sizing, sweep or run into the folder is refused (an OutputError
+  // reaches main, which reports it: exit 1).
+  const FolderLock lock(out);
   std::error_code ec;
   fs::remove_all(out / "points", ec); // no run of another sizing may pass for this one's
   fs::create_directories(out / "points", ec);

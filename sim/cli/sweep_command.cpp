@@ -365,14 +365,9 @@ int sweep_command(const SweepCommand& cmd) {
               << " already holds a sweep (sweep.json); --resume finishes it, or choose another --out\n";
     return 2;
   }
-  // Held until the sweep ends, so that a second sweep or run into the folder is refused instead of mixing in.
-  std::optional<FolderLock> lock;
-  try {
-    lock.emplace(out);
-  } catch (const OutputError& e) {
-    std::cerr << "aisim: " << e.what() << "\n";
-    return 1;
-  }
+  // Held until the sweep ends, so that a second sweep or run into the folder is refused instead of mixing in (an
+  // OutputError reaches main, which reports it: exit 1).
+  const FolderLock lock(out);
   if (!cmd.resume && fs::exists(doc_path)) { // written since the check above, by a sweep that has since ended
     std::cerr << "aisim: " << out.string()
               << " already holds a sweep (sweep.json); --resume finishes it, or choose another --out\n";
