@@ -139,21 +139,6 @@ struct TooDeep {
   std::string pointer;
 };
 
-// Text that is valid UTF-8 (JSON's encoding: results.json could not be written with anything else).
-bool valid_utf8(const std::string& s) {
-  for (size_t i = 0; i < s.size();) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    const int extra = c < 0x80 ? 0 : (c >> 5) == 0x6 ? 1 : (c >> 4) == 0xE ? 2 : (c >> 3) == 0x1E ? 3 : -1;
-    if (extra < 0 || i + static_cast<size_t>(extra) >= s.size() + (extra == 0 ? 1 : 0))
-      return false;
-    for (int k = 1; k <= extra; ++k)
-      if ((static_cast<unsigned char>(s[i + static_cast<size_t>(k)]) >> 6) != 0x2)
-        return false;
-    i += static_cast<size_t>(extra) + 1;
-  }
-  return true;
-}
-
 } // namespace
 
 std::optional<Json> parse_json_text(const std::string& text, Diagnostics& diag, const std::string& pointer_prefix) {
@@ -214,6 +199,15 @@ bool apply_override(Json& doc, const std::string& assignment, Diagnostics& diag)
   }
   const std::string ptr = assignment.substr(0, eq);
   const std::string raw = assignment.substr(eq + 1);
+  // The check JSON's writer makes (results.json could not be written from it, after the whole run), made now.
+  const auto valid_utf8 = [](const std::string& text) {
+    try {
+      (void)Json(text).dump();
+      return true;
+    } catch (const Json::type_error&) {
+      return false;
+    }
+  };
   if (!valid_utf8(assignment)) {
     diag.error(valid_utf8(ptr) ? ptr : "", "--set: not UTF-8 text (a scenario is JSON, which is UTF-8)");
     return false;

@@ -12,9 +12,37 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 
 namespace aisim::sim {
+
+namespace {
+// This machine's memory available to a new run (MemAvailable, or less under a cgroup limit); 0 when unknown.
+double available_memory_bytes() {
+  double available = 0;
+  std::ifstream meminfo("/proc/meminfo");
+  for (std::string key; meminfo >> key;) {
+    double kib = 0;
+    meminfo >> kib;
+    if (key == "MemAvailable:") {
+      available = kib * 1024;
+      break;
+    }
+    meminfo.ignore(256, '\n');
+  }
+  // A container's limit (cgroup v2), when lower.
+  std::ifstream max_file("/sys/fs/cgroup/memory.max"), current_file("/sys/fs/cgroup/memory.current");
+  std::string max_text;
+  double current = 0;
+  if (max_file >> max_text && max_text != "max" && current_file >> current) {
+    const double room = std::strtod(max_text.c_str(), nullptr) - current;
+    if (room > 0 && (available == 0 || room < available))
+      available = room;
+  }
+  return available;
+}
+} // namespace
 
 // A timeseries too large for this machine's memory is refused before the run (a 1 ms resolution over a week was
 // killed for memory with no message, 0.5 us ended in bad_alloc), naming the key to change.

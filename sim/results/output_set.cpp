@@ -90,14 +90,10 @@ OutputSet::OutputSet(const std::string& folder) {
   if (fs::exists(folder_, ec) && !fs::is_directory(folder_, ec))
     fail(folder, "exists and is not a folder");
   created_ = !fs::exists(folder_, ec);
-  fs::create_directories(folder_, ec);
-  if (ec)
-    fail(folder, "cannot create the output folder (" + ec.message() + ")");
-  lock_.emplace(folder_);
+  lock_.emplace(folder_); // creates it
   staging_ = folder_.parent_path() / ("." + folder_.filename().string() + ".aisim-staging");
   fs::remove_all(staging_, ec); // left by a run that was killed (its lock went with it)
   if (!fs::create_directory(staging_, ec) || ec) {
-    lock_.reset();
     fail(staging_, "cannot create the staging folder beside the output folder (" +
                        (ec ? ec.message() : std::string("it exists")) + ")");
   }
@@ -186,12 +182,8 @@ void OutputSet::commit() {
       continue;
     carry(e.path(), staging_ / name);
   }
-  {
-    std::ofstream manifest(staging_ / kOutputManifest, std::ios::trunc);
-    manifest << models::Json(std::vector<std::string>(written.begin(), written.end())).dump() << "\n";
-    if (!manifest.flush())
-      fail(staging_ / kOutputManifest, "cannot write (" + system_reason(errno) + ")");
-  }
+  write_file_atomically((staging_ / kOutputManifest).string(),
+                        models::Json(std::vector<std::string>(written.begin(), written.end())).dump() + "\n");
   // One rename makes the new set the folder's and the old one the staging folder's, which is then removed.
   if (::renameat2(AT_FDCWD, staging_.c_str(), AT_FDCWD, folder_.c_str(), RENAME_EXCHANGE) != 0) {
     const int err = errno;

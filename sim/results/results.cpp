@@ -655,30 +655,6 @@ double estimate_timeseries_memory_bytes(const models::Scenario& sc) {
   return timeseries_rows(sc) * timeseries_columns(sc) * (sizeof(double) + kValueBytes);
 }
 
-double available_memory_bytes() {
-  double available = 0;
-  std::ifstream meminfo("/proc/meminfo");
-  for (std::string key; meminfo >> key;) {
-    double kib = 0;
-    meminfo >> kib;
-    if (key == "MemAvailable:") {
-      available = kib * 1024;
-      break;
-    }
-    meminfo.ignore(256, '\n');
-  }
-  // A container's limit (cgroup v2), when lower.
-  std::ifstream max_file("/sys/fs/cgroup/memory.max"), current_file("/sys/fs/cgroup/memory.current");
-  std::string max_text;
-  double current = 0;
-  if (max_file >> max_text && max_text != "max" && current_file >> current) {
-    const double room = std::strtod(max_text.c_str(), nullptr) - current;
-    if (room > 0 && (available == 0 || room < available))
-      available = room;
-  }
-  return available;
-}
-
 std::string build_timeseries_csv(const models::Scenario& sc, const RunOutput& run) {
   const double step = sc.simulation.timeseries_resolution.value;
   const auto bins = static_cast<size_t>(std::ceil(run.simulated_s / step));

@@ -30,7 +30,5 @@ double estimate_output_bytes(const models::Scenario& sc);
 // bins fill, then its text): a microsecond resolution over a year would take terabytes.
 double timeseries_rows(const models::Scenario& sc);
 double estimate_timeseries_memory_bytes(const models::Scenario& sc);
-// This machine's memory available to a new run (MemAvailable, or less under a cgroup limit); 0 when unknown.
-double available_memory_bytes();
 
 } // namespace aisim::sim
