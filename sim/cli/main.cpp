@@ -52,6 +52,12 @@ int cli_main(int argc, char** argv) {
       ->add_option("--trace-max-events", run.trace_max_events,
                    "Past this many events the trace merges each track's events per stretch of time (default 200000)")
       ->check(CLI::Range(static_cast<std::size_t>(10), static_cast<std::size_t>(100000000)));
+  run_cmd->add_option("--max-wall", run.max_wall,
+                      "Stop after this much wall time (\"30min\"): the results cover the period simulated until then, "
+                      "marked as stopped (exit 3)");
+  run_cmd->add_option("--max-events", run.max_events,
+                      "Stop after this many events (\"5e6\"): the results cover the period simulated until then, "
+                      "marked as stopped (exit 3)");
   run_cmd->add_flag("--no-report", run.no_report,
                     "Do not write report.html (`aisim report DIR` renders it later from results.json and "
                     "timeseries.csv)");

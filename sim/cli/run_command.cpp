@@ -7,6 +7,7 @@
 #include "sim/results/trace.hpp"
 
 #include "models/common/units.hpp"
+#include "models/hardware/failure_spec.hpp"
 #include "models/scenario/scenario_parser.hpp"
 
 #include <cmath>
@@ -14,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 namespace aisim::sim {
 
@@ -76,7 +78,37 @@ bool timeseries_fits(const models::Scenario& sc, const std::string& file) {
   return false;
 }
 
+// --max-wall and --max-events as the engine takes them; nullopt (with the message on stderr) when one is not a
+// positive duration or count.
+std::optional<RunLimits> parse_run_limits(const RunCommand& cmd) {
+  RunLimits limits;
+  if (!cmd.max_wall.empty()) {
+    std::string err;
+    const auto v = models::parse_quantity(cmd.max_wall, models::Dimension::seconds, &err);
+    if (!v || !(*v > 0) || *v > models::kSecondsPerYear) {
+      std::cerr << "aisim: --max-wall " << cmd.max_wall << ": " << (err.empty() ? "out of range" : err)
+                << " (expected a wall time above 0 and at most a year, like \"30min\")\n";
+      return std::nullopt;
+    }
+    limits.max_wall_s = *v;
+  }
+  if (!cmd.max_events.empty()) {
+    char* end = nullptr;
+    const double v = std::strtod(cmd.max_events.c_str(), &end);
+    if (end == cmd.max_events.c_str() || *end != '\0' || !(v >= 1) || v > 1e18 || v != std::floor(v)) {
+      std::cerr << "aisim: --max-events " << cmd.max_events
+                << ": expected a whole number of events from 1 to 1e18, like \"5000000\" or \"5e6\"\n";
+      return std::nullopt;
+    }
+    limits.max_events = static_cast<uint64_t>(v);
+  }
+  return limits;
+}
+
 int run_command(const RunCommand& cmd) {
+  const auto limits = parse_run_limits(cmd);
+  if (!limits)
+    return 2;
   if (cmd.replicas > 0 && !cmd.trace.empty()) {
     std::cerr << "aisim: --trace records one run; run the seed you want to see without --replicas\n";
     return 2;
@@ -104,18 +136,25 @@ int run_command(const RunCommand& cmd) {
   OutputSet set(out_dir);
   set.require_space(estimate_output_bytes(sc));
   Progress progress(cmd.progress);
-  const RunOutput run =
-      run_simulation(sc, [&progress](double simulated_s, double fraction) { progress.update(simulated_s, fraction); });
+  const RunOutput run = run_simulation(
+      sc, [&progress](double simulated_s, double fraction) { progress.update(simulated_s, fraction); }, *limits);
   progress.finish();
-  const auto results = build_results(sc, run);
+  // A stopped run's results are those of the period it simulated: the scenario with that duration.
+  models::Scenario simulated_copy;
+  if (run.stopped) {
+    simulated_copy = sc;
+    simulated_copy.simulation.duration.value = run.simulated_s;
+  }
+  const models::Scenario& simulated = run.stopped ? simulated_copy : sc;
+  const auto results = build_results(simulated, run);
   const std::string results_path = (std::filesystem::path(out_dir) / "results.json").string();
-  const std::string csv = build_timeseries_csv(sc, run);
+  const std::string csv = build_timeseries_csv(simulated, run);
   set.write("timeseries.csv", csv);
   set.write("results.json", results.dump(2) + "\n");
   // A trace inside the output folder is part of the set; one elsewhere is written on its own once the set is in.
   std::string trace;
   if (!cmd.trace.empty())
-    trace = build_trace(sc, run, cmd.trace_max_events > 0 ? cmd.trace_max_events : kTraceMaxEvents);
+    trace = build_trace(simulated, run, cmd.trace_max_events > 0 ? cmd.trace_max_events : kTraceMaxEvents);
   std::error_code ec;
   const auto trace_path = std::filesystem::weakly_canonical(std::filesystem::absolute(cmd.trace, ec), ec);
   const bool trace_in_set = !cmd.trace.empty() && trace_path.parent_path() == set.folder();
@@ -137,6 +176,10 @@ int run_command(const RunCommand& cmd) {
     std::fputs(format_summary(results, results_path).c_str(), stdout);
     if (!cmd.no_report)
       std::printf("report: %s\n", report_path.c_str());
+  }
+  if (run.stopped) {
+    std::cerr << "aisim: " << stop_description(*run.stopped, run.simulated_s) << "\n";
+    return kExitStopped;
   }
   return 0;
 }

@@ -1,5 +1,6 @@
 // `aisim run`: scenario in, results.json + timeseries.csv + summary out. Exit 0 on success, 2 on bad input
-// (nothing written), 1 on an internal error.
+// (nothing written), 1 on an internal error, 3 when --max-wall or --max-events stopped the run (its results, of the
+// period simulated until then, are written and marked so).
 #pragma once
 
 #include "sim/cli/progress.hpp"
@@ -24,7 +25,12 @@ struct RunCommand {
   std::string trace; // non-empty: write the run's Chrome/Perfetto trace there
   std::size_t trace_max_events = 0; // 0: the default bound (sim/results/trace.hpp)
   bool no_report = false;           // skip report.html (`aisim report DIR` renders it later from the files)
+  std::string max_wall;             // non-empty: stop the run after this much wall time ("10min")
+  std::string max_events;           // non-empty: stop the run after this many events ("5000000", "5e6")
 };
+
+// The exit status of a run a limit stopped.
+constexpr int kExitStopped = 3;
 
 int run_command(const RunCommand& cmd);
 

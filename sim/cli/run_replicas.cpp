@@ -56,6 +56,9 @@ int run_replicas(const RunCommand& cmd) {
       spec.argv.push_back("--set");
       spec.argv.push_back(s);
     }
+    for (const auto& [flag, value] : {std::pair{"--max-wall", cmd.max_wall}, {"--max-events", cmd.max_events}})
+      if (!value.empty())
+        spec.argv.insert(spec.argv.end(), {flag, value});
     specs.push_back(std::move(spec));
   }
   const int jobs = cmd.jobs > 0 ? cmd.jobs : default_runs_at_once();
@@ -84,6 +87,9 @@ int run_replicas(const RunCommand& cmd) {
     auto& r = runs[i];
     const auto& c = outcome.children[i];
     r.outcome = c.describe();
+    if (c.finished && c.signal == 0 && c.exit_code == kExitStopped) // a partial period is no sample of the whole
+      r.outcome = "stopped by --max-wall or --max-events (its partial results are in its folder, not in these "
+                  "statistics)";
     if (c.ok()) {
       r.ok = !r.results.is_discarded() && !r.results.is_null();
       if (!r.ok)

@@ -62,7 +62,8 @@ void InferenceFleet::cold_start(int replicas, int serving) {
 void InferenceFleet::serve(int replicas, double until_s) {
   const double bin = sc_->simulation.timeseries_resolution.value;
   const int data = sc_->storage_index(spec_->data_storage);
-  while (replicas > 0 && sg4::Engine::get_clock() < until_s) {
+  // The window is read afresh: a run limit may end it early (Metrics::period_end_s).
+  while (replicas > 0 && sg4::Engine::get_clock() < std::min(until_s, jm_->window_end_s)) {
     const double t0 = sg4::Engine::get_clock();
     const double period = std::min(bin, until_s - t0);
     double slower = 0;
@@ -89,23 +90,26 @@ void InferenceFleet::serve(int replicas, double until_s) {
                 std::max(0.0, slower) * replicas * spec_->gpus_per_replica);
   }
   if (sg4::Engine::get_clock() < until_s) // no replica in service: the fleet's GPUs idle
-    sg4::this_actor::sleep_until(until_s);
+    sg4::this_actor::sleep_until(std::min(until_s, jm_->window_end_s));
 }
 
 void InferenceFleet::operator()() {
-  const double period_end = sc_->simulation.duration.value;
-  if (job_->start.value >= period_end)
+  if (job_->start.value >= metrics_->period_end_s)
     return;
-  const double end = job_->end_s(period_end);
   sg4::this_actor::sleep_until(job_->start.value);
+  if (job_->start.value >= metrics_->period_end_s) // a run limit ended the period first
+    return;
   lifecycle_->job_started(index_);
   int serving = 0;
   for (size_t i = 0; i < spec_->scale.size(); ++i) {
+    const double end = jm_->window_end_s; // read afresh: a run limit may end it early
     const double at = job_->start.value + spec_->scale[i].at.value;
     if (at >= end)
       break;
     if (sg4::Engine::get_clock() < at)
       sg4::this_actor::sleep_until(at);
+    if (at >= jm_->window_end_s) // a run limit ended the window while the fleet waited
+      break;
     const int want = spec_->scale[i].replicas;
     if (want > serving)
       cold_start(want - serving, serving);

@@ -64,7 +64,7 @@ std::vector<Flow> Lifecycle::job_flows(int job, double bytes) const {
 void Lifecycle::start() {
   start_threats();
   const int home = sc_->storage_index(sc_->policies.tiering.dataset_home);
-  const double end = sc_->simulation.duration.value;
+  const double end = metrics_->period_end_s;
   // Data at rest from the start belongs to no job and is never evicted: it is what the system is there to keep.
   for (size_t s = 0; s < sc_->storage.size(); ++s)
     for (const auto& [cls, bytes] : sc_->storage[s].holds)
@@ -89,6 +89,8 @@ void Lifecycle::start() {
     const double at = std::max(0.0, job.start.value - sc_->policies.tiering.stage_dataset_before.value);
     stagers_[j] = sg4::Actor::create(job.name + "-stage", host_of(jj), [this, jj, home, hot, size, at] {
       sg4::this_actor::sleep_until(at);
+      if (at >= metrics_->period_end_s) // a run limit ended the period before the job would start
+        return;
       const int item = acquire(hot, size, DataClass::training_dataset, jj);
       if (item < 0)
         return;
@@ -193,12 +195,15 @@ int Lifecycle::acquire(int storage, double bytes, DataClass cls, int job) {
     // Space frees when a scheduled release falls due, or when another actor deletes something or loses it: wait
     // for the first, woken by the others (release(), data_lost()), until the simulated period ends, or for a
     // running job's own writes until its window ends (its GPUs are the next job's then).
-    const double end = job >= 0 && running_[job] ? metrics_->jobs[job].window_end_s : sc_->simulation.duration.value;
+    // (Read afresh at each wake: a run limit may end the period early, Metrics::period_end_s.)
+    const auto end = [&] {
+      return job >= 0 && running_[job] ? metrics_->jobs[job].window_end_s : metrics_->period_end_s;
+    };
     const double t0 = now;
     BlockedWrite me{bytes, sg4::ConditionVariable::create()};
     blocked_[storage].push_back(&me);
-    while (!ledger_.fits(storage, now, bytes) && now < end) {
-      double wake = end;
+    while (!ledger_.fits(storage, now, bytes) && now < end()) {
+      double wake = end();
       if (const double next = ledger_.next_release(storage, now); next > now)
         wake = std::min(wake, next);
       std::unique_lock<sg4::Mutex> lock(*space_mutex_);

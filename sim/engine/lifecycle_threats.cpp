@@ -12,7 +12,7 @@ namespace sg4 = simgrid::s4u;
 using models::DataClass;
 
 void Lifecycle::start_threats() {
-  const double end = sc_->simulation.duration.value;
+  const double end = metrics_->period_end_s;
   for (size_t i = 0; i < sc_->threats.size(); ++i) {
     const auto& t = sc_->threats[i];
     // The set times, and the random ones of a Poisson process drawn from the seed (a stream of its own per
@@ -35,6 +35,8 @@ void Lifecycle::start_threats() {
                        [this, i, times = std::move(times)] {
                          for (double at : times) {
                            sg4::this_actor::sleep_until(at);
+                           if (at >= metrics_->period_end_s) // a run limit ended the period first
+                             return;
                            ++metrics_->activities;
                            strike(static_cast<int>(i));
                          }

@@ -208,6 +208,10 @@ struct Metrics {
   };
   std::vector<DomainFailure> domain_failures;
   uint64_t activities = 0; // SimGrid activities started (comms, I/Os, sleeps): the event count reported
+  // The end of the simulated period: the scenario's duration, or earlier when a run limit stopped the run
+  // (run_simulation). Actors read it here, not in the scenario, so that a stop ends their work as the period's end
+  // would: no new phase, copy or failure past it; what is in flight finishes and is cut there.
+  double period_end_s = std::numeric_limits<double>::infinity();
 };
 
 // The highest rate a system is known to have sustained in one direction, in bytes per second: the most bytes of

@@ -7,7 +7,10 @@
 #include "models/cluster/cluster_network.hpp"
 #include "models/scenario/scenario.hpp"
 
+#include <cstdint>
 #include <functional>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace aisim::sim {
@@ -16,6 +19,20 @@ namespace aisim::sim {
 struct JobNodes {
   int group = -1;
   std::vector<int> nodes;
+};
+
+// Limits a planner puts on one run (aisim run --max-wall, --max-events); 0 is none.
+struct RunLimits {
+  double max_wall_s = 0;
+  uint64_t max_events = 0;
+  bool any() const { return max_wall_s > 0 || max_events > 0; }
+};
+
+// A run a limit stopped: its period ended at RunOutput::simulated_s instead of the scenario's duration.
+struct RunStop {
+  std::string by;      // "max_wall" or "max_events"
+  double limit = 0;    // seconds of wall time, or events
+  double period_s = 0; // the scenario's whole period
 };
 
 struct RunOutput {
@@ -27,11 +44,15 @@ struct RunOutput {
   // was moved in (mean rates divide by it; GPU time by simulated_s).
   double traffic_s = 0;
   double wall_s = 0;
+  std::optional<RunStop> stopped; // set when a limit ended the period early
 };
 
 // Told the simulated time and the fraction of the period done, 100 times a run (the command line draws a bar).
 using ProgressCallback = std::function<void(double simulated_s, double fraction)>;
 
-RunOutput run_simulation(const models::Scenario& sc, const ProgressCallback& on_progress = {});
+// A limit reached ends the simulated period there, as the scenario's end would: actors start nothing more, what is
+// in flight finishes and its GPU time is cut at the new end, and the results describe that shorter period.
+RunOutput run_simulation(const models::Scenario& sc, const ProgressCallback& on_progress = {},
+                         const RunLimits& limits = {});
 
 } // namespace aisim::sim

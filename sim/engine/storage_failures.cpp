@@ -263,7 +263,7 @@ void StorageFailures::drives_back(System& sys, const std::vector<int>& drives, c
       lost.push_back(d);
   if (lost.empty())
     return;
-  if (sg4::Engine::get_clock() > sc_->simulation.duration.value) {
+  if (sg4::Engine::get_clock() > metrics_->period_end_s) {
     for (int d : lost) // past the simulated period: no rebuild is simulated
       restore_data(sys, d);
     return;
@@ -361,7 +361,6 @@ void StorageFailures::apply(const Event& e) {
 }
 
 void StorageFailures::operator()() {
-  const double end_s = sc_->simulation.duration.value;
   // Past the simulated period nothing fails, but repairs still come: what straddles the end (a phase, a copy) and
   // waits on a failed component finishes when it is back, as it would have.
   while (!queue_.empty()) {
@@ -370,7 +369,7 @@ void StorageFailures::operator()() {
     queue_.pop_back();
     const bool failure =
         e.kind == EventKind::drive_fails || e.kind == EventKind::member_fails || e.kind == EventKind::domain_fails;
-    if (!live(e) || (failure && e.time_s > end_s))
+    if (!live(e) || (failure && e.time_s > metrics_->period_end_s)) // (a run limit may end the period early)
       continue;
     sg4::this_actor::sleep_until(e.time_s);
     ++metrics_->activities;

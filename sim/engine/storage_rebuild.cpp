@@ -94,7 +94,6 @@ void StorageFailures::start_rebuild(int system, std::vector<int> drives, const s
   list.push_back({sg4::Engine::get_clock(), std::numeric_limits<double>::infinity(), component, index,
                   static_cast<int>(drives.size()), 0.0, 0.0});
   const size_t record = list.size() - 1;
-  const double end_s = sc_->simulation.duration.value;
   const double chunk_s = capacity / cap / kChunks;
   sg4::Actor::create(spec.name + "-rebuild", sg4::this_actor::get_host(), [=, this] {
     auto& sys = systems_[system];
@@ -106,7 +105,8 @@ void StorageFailures::start_rebuild(int system, std::vector<int> drives, const s
       return true;
     };
     for (int c = 0; c < kChunks; ++c) {
-      if (!still_lost() || sg4::Engine::get_clock() >= end_s)
+      // (The period's end read afresh: a run limit may end it early.)
+      if (!still_lost() || sg4::Engine::get_clock() >= metrics_->period_end_s)
         return;
       std::vector<sg4::IoPtr> ios;
       std::vector<sg4::CommPtr> comms;
@@ -125,7 +125,7 @@ void StorageFailures::start_rebuild(int system, std::vector<int> drives, const s
       auto& rec = metrics_->storage[sys.storage].rebuilds[record];
       for (const auto& x : shares)
         (x.write ? rec.written_bytes : rec.read_bytes) += x.bytes;
-      sg4::this_actor::sleep_until(std::min(end_s, t0 + (c + 1) * chunk_s));
+      sg4::this_actor::sleep_until(std::min(metrics_->period_end_s, t0 + (c + 1) * chunk_s));
     }
     if (!still_lost())
       return;

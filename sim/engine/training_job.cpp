@@ -185,7 +185,7 @@ void TrainingJob::recover() {
   durable_time_ = sg4::Engine::get_clock();
 }
 
-double TrainingJob::window_end_s() const { return job_->end_s(sc_->simulation.duration.value); }
+double TrainingJob::window_end_s() const { return jm_->window_end_s; }
 
 bool TrainingJob::join_until_failure(std::function<void()> work) {
   auto done = std::make_shared<bool>(false);
@@ -236,7 +236,13 @@ void TrainingJob::run_phase(int64_t steps, int64_t buffered) {
   for (auto& c : collectives)
     c->wait();
   const double elapsed = sg4::Engine::get_clock() - t0;
-  jm_->steps += steps;
+  // A run limit that ended the window during the phase (Metrics::period_end_s) counts the steps done by then: the
+  // phase was sized for the scenario's end, not for this one. (At the scenario's end a phase is sized to fit.)
+  int64_t done = steps;
+  if (metrics_->period_end_s < sc_->simulation.duration.value && t0 + elapsed > window_end_s() && elapsed > 0)
+    done = std::clamp<int64_t>(
+        static_cast<int64_t>(std::floor(static_cast<double>(steps) * (window_end_s() - t0) / elapsed)), 0, steps);
+  jm_->steps += done;
   add_segment(t0, compute_s * job_->gpus, std::max(0.0, elapsed - compute_s) * job_->gpus, 0.0);
 }
 
@@ -297,11 +303,12 @@ void TrainingJob::run_checkpoint() {
 }
 
 void TrainingJob::operator()() {
-  const double end_s = job_->end_s(sc_->simulation.duration.value);
   const double step_s = job_->step_time.value;
-  if (job_->start.value >= sc_->simulation.duration.value)
+  if (job_->start.value >= metrics_->period_end_s)
     return; // starts after the simulated period: nothing to replay (the parser warned)
   sg4::this_actor::sleep_until(job_->start.value);
+  if (job_->start.value >= metrics_->period_end_s) // a run limit ended the period first
+    return;
   lifecycle_->job_started(index_);
   cache_bytes_ = cache_per_node();
   // What all the job's nodes can keep: each at most what it ever reads.
@@ -332,7 +339,7 @@ void TrainingJob::operator()() {
   // Before the first step the loader fills its prefetch buffer and, when the job resumes, every rank reads its
   // shard of the latest checkpoint; the GPUs wait for both.
   int64_t buffered = 0;
-  const bool fill_buffer = job_->prefetch_batches > 0 && sg4::Engine::get_clock() + step_s <= end_s;
+  const bool fill_buffer = job_->prefetch_batches > 0 && sg4::Engine::get_clock() + step_s <= window_end_s();
   // A fine-tuning job first loads its base model: every node reads the whole of it.
   if (job_->base_model.size.value > 0) {
     const double t0 = sg4::Engine::get_clock();
@@ -370,6 +377,8 @@ void TrainingJob::operator()() {
   int64_t since_ckpt = 0;
   while (!lifecycle_->failed(index_)) {
     // A failure within the next step interrupts it: the job restarts from its last durable checkpoint.
+    // The window is read afresh each time: a run limit may end it early (Metrics::period_end_s).
+    const double end_s = window_end_s();
     if (next_failure_ < end_s && next_failure_ - sg4::Engine::get_clock() < step_s) {
       if (next_failure_ > sg4::Engine::get_clock()) {
         const double t0 = sg4::Engine::get_clock();
@@ -401,7 +410,7 @@ void TrainingJob::operator()() {
     run_phase(steps, buffered);
     buffered = 0;
     since_ckpt += steps;
-    if (since_ckpt == steps_per_ckpt && sg4::Engine::get_clock() < end_s) {
+    if (since_ckpt == steps_per_ckpt && sg4::Engine::get_clock() < window_end_s()) {
       run_checkpoint();
       since_ckpt = 0;
       buffered = job_->prefetch_batches;

@@ -581,6 +581,8 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
   r["placement"] = placement_json(sc, r);
 
   Json warnings = Json::array();
+  if (run.stopped) // first: every other figure is read in its light
+    warnings.push_back(stop_description(*run.stopped, run.simulated_s));
   for (const auto& w : c.warnings)
     warnings.push_back(w);
   for (size_t s = 0; s < sc.storage.size(); ++s)
@@ -629,7 +631,23 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
   }
   r["warnings"] = warnings;
   r["sim"] = {{"simulated_s", T}, {"wall_s", run.wall_s}, {"events", run.metrics.activities}};
+  if (run.stopped)
+    r["sim"]["stopped"] = {
+        {"by", run.stopped->by},
+        {run.stopped->by == "max_wall" ? "limit_s" : "limit_events",
+         run.stopped->by == "max_wall" ? Json(run.stopped->limit) : Json(static_cast<uint64_t>(run.stopped->limit))},
+        {"period_s", run.stopped->period_s}};
   return r;
+}
+
+std::string stop_description(const RunStop& stop, double simulated_s) {
+  using models::Seconds;
+  const std::string limit = stop.by == "max_wall" ? "--max-wall " + models::format_duration(Seconds(stop.limit))
+                                                  : "--max-events " + models::format_count(stop.limit);
+  return "stopped by " + limit + " after " + models::format_duration(Seconds(simulated_s)) + " of the " +
+         models::format_duration(Seconds(stop.period_s)) + " period (" +
+         fmt("%.1f %%", 100.0 * simulated_s / stop.period_s) +
+         "): every figure here is of that shorter period, ended there as the scenario's end would";
 }
 
 namespace {
@@ -746,6 +764,8 @@ std::string format_summary(const Json& r, const std::string& results_path) {
        models::format_duration(Seconds(r["sim"]["simulated_s"].get<double>())) + " simulated in " +
        fmt("%.2f s", r["sim"]["wall_s"].get<double>()) + " (" + std::to_string(r["sim"]["events"].get<uint64_t>()) +
        " events)\n\n";
+  if (r["sim"].contains("stopped")) // the stop is the warnings' first line; a reader must see it before any figure
+    o += "STOPPED EARLY: " + r["warnings"].at(0).get<std::string>() + "\n\n";
   o += "GPU time\n";
   bool serving = false;
   for (const auto& j : r["jobs"])

@@ -18,6 +18,8 @@ models::Json build_results(const models::Scenario& sc, const RunOutput& run);
 // GPU-time split and storage throughput per time bin of simulation.timeseries_resolution.
 std::string build_timeseries_csv(const models::Scenario& sc, const RunOutput& run);
 std::string format_summary(const models::Json& results, const std::string& results_path);
+// "stopped by --max-wall 30 s after 2.5 d of the 7 d period: ..." for a run a limit stopped.
+std::string stop_description(const RunStop& stop, double simulated_s);
 
 // A run folder's results.json, parsed; a discarded value (is_discarded()) when it is missing, unreadable or of
 // another schema version, and then `why` (when given) says which, naming the path.
