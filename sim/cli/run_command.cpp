@@ -46,14 +46,50 @@ double available_memory_bytes() {
 }
 } // namespace
 
-// A timeseries too large for this machine's memory is refused before the run (a 1 ms resolution over a week was
-// killed for memory with no message, 0.5 us ended in bad_alloc), naming the key to change.
-bool timeseries_fits(const models::Scenario& sc, const std::string& file) {
-  const double need = estimate_timeseries_memory_bytes(sc);
+// A model or a timeseries too large for this machine's memory is refused before the run (a 1 ms resolution over a
+// week was killed for memory with no message, 0.5 us ended in bad_alloc; a million nodes take a gigabyte), naming
+// the key to change.
+bool run_fits_in_memory(const models::Scenario& sc, const std::string& file) {
   const double have = available_memory_bytes();
+  constexpr double kShare = 0.8; // of the available memory; the results and the rest of the process need the rest
+  double nodes = 0;
+  size_t largest = 0;
+  for (size_t g = 0; g < sc.node_groups.size(); ++g) {
+    nodes += sc.node_groups[g].count;
+    if (sc.node_groups[g].count > sc.node_groups[largest].count)
+      largest = g;
+  }
+  const bool full = sc.simulation.fidelity == "full";
+  if (full && nodes > 256)
+    std::cerr << file << ":/simulation/fidelity: warning: fidelity full with " << models::format_count(nodes)
+              << " nodes makes a flow per node and storage server for every transfer, and its cost grows about as "
+                 "nodes^1.8: expect a long run (fidelity aggregate models the same bandwidths with a flow per node "
+                 "group; --max-wall bounds the run)\n";
+  const double model = estimate_model_memory_bytes(sc);
+  if (have > 0 && model > kShare * have) {
+    models::Scenario coarse = sc;
+    coarse.simulation.fidelity = "aggregate";
+    const double aggregate = estimate_model_memory_bytes(coarse);
+    const bool coarser_fits = full && aggregate <= kShare * have;
+    const std::string where = coarser_fits || sc.node_groups.empty()
+                                  ? "/simulation/fidelity"
+                                  : "/cluster/node_groups/" + std::to_string(largest) + "/count";
+    const std::string expected =
+        coarser_fits ? "fidelity \"aggregate\", which needs about " + models::format_bytes(models::Bytes(aggregate))
+                     : "fewer nodes, or a machine with more memory";
+    char text[512];
+    std::snprintf(text, sizeof text,
+                  "%s:%s: the model of %s nodes at fidelity %s would need about %.3g GB of memory, more than this "
+                  "machine's %.3g GB available can spare (expected %s)\n",
+                  file.c_str(), where.c_str(), models::format_count(nodes).c_str(), sc.simulation.fidelity.c_str(),
+                  model / 1e9, have / 1e9, expected.c_str());
+    std::cerr << text << "aisim: " << file << ": the run would not fit in memory; nothing was run or written\n";
+    return false;
+  }
+  const double need = estimate_timeseries_memory_bytes(sc);
   const double rows = timeseries_rows(sc);
-  constexpr double kShare = 0.8; // of the available memory; the engine and the results need the rest
-  if (have <= 0 || need <= kShare * have) {
+  const double budget = kShare * have - model;
+  if (have <= 0 || need <= budget) {
     if (rows > 1e7) // fits, but a planner should know what is coming
       std::cerr << file << ":/simulation/timeseries_resolution: warning: timeseries.csv will have "
                 << models::format_count(rows) << " rows (about " << models::format_bytes(models::Bytes(need))
@@ -61,7 +97,7 @@ bool timeseries_fits(const models::Scenario& sc, const std::string& file) {
     return true;
   }
   // The finest resolution that fits, rounded up to 1, 2 or 5 times a power of ten.
-  const double finest = sc.simulation.timeseries_resolution.value * need / (kShare * have);
+  const double finest = sc.simulation.timeseries_resolution.value * need / budget;
   double nice = std::pow(10.0, std::floor(std::log10(finest)));
   for (const double m : {1.0, 2.0, 5.0, 10.0})
     if (m * nice >= finest) {
@@ -125,7 +161,7 @@ int run_command(const RunCommand& cmd) {
     return 2;
   }
   const auto& sc = *loaded.scenario;
-  if (!timeseries_fits(sc, cmd.scenario))
+  if (!run_fits_in_memory(sc, cmd.scenario))
     return 2;
   const std::string out_dir =
       cmd.out_dir.empty() ? (std::filesystem::path("results") / std::filesystem::path(cmd.scenario).stem()).string()

@@ -38,7 +38,7 @@ int run_command(const RunCommand& cmd);
 // Exit 0 when every replica finished, 1 when some did not (what finished is still summarized), 2 on bad input, 130
 // when interrupted.
 int run_replicas(const RunCommand& cmd);
-// False (with the message on stderr) when the run's timeseries would not fit in this machine's memory.
-bool timeseries_fits(const models::Scenario& sc, const std::string& file);
+// False (with the message on stderr) when the run's model or timeseries would not fit in this machine's memory.
+bool run_fits_in_memory(const models::Scenario& sc, const std::string& file);
 
 } // namespace aisim::sim

@@ -24,7 +24,7 @@ int run_replicas(const RunCommand& cmd) {
     std::cerr << "aisim: " << cmd.scenario << ": the scenario has errors; nothing was run or written\n";
     return 2;
   }
-  if (!timeseries_fits(*loaded.scenario, cmd.scenario))
+  if (!run_fits_in_memory(*loaded.scenario, cmd.scenario))
     return 2;
   const unsigned long long base =
       cmd.seed >= 0 ? static_cast<unsigned long long>(cmd.seed) : loaded.scenario->simulation.seed;

@@ -50,6 +50,11 @@ struct RunOutput {
 // Told the simulated time and the fraction of the period done, 100 times a run (the command line draws a bar).
 using ProgressCallback = std::function<void(double simulated_s, double fraction)>;
 
+// About how many bytes the engine's model of the scenario takes (platform, routes, flow bounds, actors, the flows of
+// a transfer at fidelity full), from peak memory measured on scenarios/bench/llm-16k-30d (simulation.cpp says
+// which); for refusing a run that cannot fit before it starts.
+double estimate_model_memory_bytes(const models::Scenario& sc);
+
 // A limit reached ends the simulated period there, as the scenario's end would: actors start nothing more, what is
 // in flight finishes and its GPU time is cut at the new end, and the results describe that shorter period.
 RunOutput run_simulation(const models::Scenario& sc, const ProgressCallback& on_progress = {},

@@ -32,4 +32,10 @@ expect 2 "/simulation/timeseries_resolution: the timeseries would have 6.05e+11 
   "$AISIM" run "$SCENARIO" --set /simulation/timeseries_resolution=1us --out "$OUT/fine"
 grep -q "expected a resolution of at least" "$OUT/err" || fail "no resolution that fits: $(cat "$OUT/err")"
 [ -e "$OUT/fine" ] && fail "a refused run left $OUT/fine"
+# A model no machine here could hold (ten million nodes at fidelity full: about 1 TB) is refused before the run,
+# naming the key and the estimate, with fidelity aggregate as the way out; nothing is written.
+expect 2 "/simulation/fidelity: the model of 10,000,000 nodes at fidelity full would need about" \
+  "$AISIM" run "$SCENARIO" --set /cluster/node_groups/0/count=10000000 --set /simulation/fidelity=full --out "$OUT/huge"
+grep -q 'expected fidelity "aggregate"' "$OUT/err" || fail "no way out named: $(cat "$OUT/err")"
+[ -e "$OUT/huge" ] && fail "a refused run left $OUT/huge"
 echo "input files: ok"
