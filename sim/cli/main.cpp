@@ -233,6 +233,13 @@ int main(int argc, char** argv) {
   // Replicas, validation runs and sweeps are this program again: forked from here, they skip its start-up.
   aisim::sim::set_in_process_entry(cli_main, aisim::sim::self_executable(argv[0]));
   aisim::sim::register_sweep_digests();
+  // A run that ended on another MPI rank is committed into its folder by rank 0 as a local run commits its own.
+  aisim::sim::set_folder_writer([](const std::string& folder, const auto& files) {
+    aisim::sim::OutputSet set(folder);
+    for (const auto& [name, content] : files)
+      set.write(name, content);
+    set.commit();
+  });
   // Under mpirun, rank 0 runs the command and the other ranks run its runs (sim/executor/distributed.hpp).
   const auto& world = aisim::sim::mpi_world();
   if (world.rank > 0)

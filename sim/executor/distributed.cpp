@@ -152,18 +152,7 @@ std::string run_folder(const ChildSpec& s) {
   return !s.out_dir.empty() ? s.out_dir : fs::path(s.log_path).parent_path().string();
 }
 
-// Written through a temporary name and a rename, so a reader never sees half a file.
-void write_whole(const fs::path& path, const std::string& content) {
-  fs::create_directories(path.parent_path());
-  const fs::path tmp = path.parent_path() / ("." + path.filename().string() + ".rank0.tmp");
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    f.write(content.data(), static_cast<std::streamsize>(content.size()));
-    if (!f)
-      throw std::runtime_error("cannot write " + tmp.string());
-  }
-  fs::rename(tmp, path);
-}
+FolderWriter g_folder_writer;
 
 std::string pack_result(size_t index, const ChildResult& r, const ChildSpec& spec, bool ship_files) {
   Packer p;
@@ -208,14 +197,19 @@ size_t take_result(const std::string& bytes, const std::vector<ChildSpec>& specs
   const uint64_t wall = u.u64();
   std::memcpy(&r.wall_s, &wall, sizeof wall);
   r.digest = u.str();
-  const uint64_t files = u.u64();
-  const fs::path dir = run_folder(specs[index]);
-  for (uint64_t f = 0; f < files; ++f) {
-    const std::string name = u.str();
-    const std::string content = u.str();
+  const uint64_t count = u.u64();
+  std::vector<std::pair<std::string, std::string>> files;
+  for (uint64_t f = 0; f < count; ++f) {
+    std::string name = u.str();
+    std::string content = u.str();
     if (name.find('/') != std::string::npos || name.empty() || name[0] == '.')
       throw std::runtime_error("an MPI rank sent a file named \"" + name + "\"");
-    write_whole(dir / name, content);
+    files.emplace_back(std::move(name), std::move(content));
+  }
+  if (!files.empty()) {
+    if (!g_folder_writer)
+      throw std::runtime_error("an MPI rank sent a run's files, and nothing here can write them");
+    g_folder_writer(run_folder(specs[index]), files);
   }
   return index;
 }
@@ -263,6 +257,8 @@ const MpiWorld& mpi_world() {
   g_host = host_name();
   return g_world;
 }
+
+void set_folder_writer(FolderWriter writer) { g_folder_writer = std::move(writer); }
 
 std::string describe_runners(int jobs) {
   const std::string workers = std::to_string(jobs) + (jobs == 1 ? " worker" : " workers");

@@ -35,6 +35,13 @@ void finish_runs();
 PoolOutcome run_many(const std::vector<ChildSpec>& specs, int jobs,
                      const std::function<void(size_t, const ChildResult&)>& on_done = {});
 
+// How rank 0 writes the files of a run that ended on another machine into the run's folder. The command line
+// registers its output set (sim/results/output_set.hpp), so that such a folder is committed whole, as one set, as a
+// run on this machine commits its own; without one, such files cannot be taken (an error).
+using FolderWriter =
+    std::function<void(const std::string& folder, const std::vector<std::pair<std::string, std::string>>& files)>;
+void set_folder_writer(FolderWriter writer);
+
 // Who ran the runs, for a summary: "2 workers", or under mpirun "4 MPI ranks of 2 workers each".
 std::string describe_runners(int jobs);
 

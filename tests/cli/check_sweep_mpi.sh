@@ -31,6 +31,11 @@ for p in "$OUT"/sent/points/point-*; do
     [ -s "$p/$f" ] || fail "$(basename "$p") arrived without $f"
   done
 done
+# Those that ran on rank 1 were committed by rank 0 as one set (its manifest names run.log, which a local run's
+# own set does not hold), and left no staging folder behind.
+grep -l '"run.log"' "$OUT"/sent/points/point-*/.aisim-outputs.json > /dev/null 2>&1 ||
+  fail "no point sent to rank 0 was committed as a set"
+if ls -A "$OUT/sent/points" | grep -q aisim-staging; then fail "a staging folder was left in $OUT/sent/points"; fi
 [ -z "$(ls -A "$OUT/tmp" 2> /dev/null)" ] || fail "rank 1 left its scratch folders: $(ls "$OUT/tmp")"
 
 "${MPIRUN[@]}" "$AISIM" sweep "$SCENARIO" --vary /storage/hot/enclosures=8..2:1 --out "$OUT/bad" > "$OUT/bad.out" 2>&1
