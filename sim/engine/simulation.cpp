@@ -84,24 +84,23 @@ RunOutput run_simulation(const models::Scenario& sc, const ProgressCallback& on_
   // is run in 100 steps and the limit looked at after each: a stop comes within 0.01% of the period of the limit.
   constexpr int kSlices = 100;
   const int steps = limits.any() ? 100 : 1;
-  const auto reached = [&]() -> const char* {
+  const auto reached = [&]() -> std::optional<RunStop> {
     if (limits.max_events > 0 && m.activities >= limits.max_events)
-      return "max_events";
+      return RunStop{"max_events", static_cast<double>(limits.max_events), duration};
     if (limits.max_wall_s > 0 &&
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count() >= limits.max_wall_s)
-      return "max_wall";
-    return nullptr;
+      return RunStop{"max_wall", limits.max_wall_s, duration};
+    return std::nullopt;
   };
   for (int i = 1; i <= kSlices && !out.stopped; ++i) {
     for (int k = 1; k <= steps; ++k) {
       const double until = duration * static_cast<double>((i - 1) * steps + k) / (kSlices * steps);
       engine.run_until(until);
-      const char* by = limits.any() && until < duration ? reached() : nullptr;
-      if (!by)
+      if (limits.any() && until < duration)
+        out.stopped = reached();
+      if (!out.stopped)
         continue;
       // The period ends here: every actor reads its end from the metrics (Metrics::period_end_s).
-      out.stopped =
-          RunStop{by, std::string(by) == "max_wall" ? limits.max_wall_s : double(limits.max_events), duration};
       m.period_end_s = until;
       for (auto& jm : m.jobs)
         jm.window_end_s = std::min(jm.window_end_s, until);
