@@ -6,7 +6,7 @@ JOBS ?= $(shell nproc)
 SCENARIO ?= scenarios/default.json
 MAKEFLAGS += --no-print-directory
 
-.PHONY: all deps configure build run gui screenshot test validate bench clean
+.PHONY: all deps configure build run gui screenshot test sanitize fuzz validate bench clean
 
 all: build
 
@@ -35,6 +35,26 @@ screenshot: build
 test: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
 
+# Every test again in a build with AddressSanitizer and UndefinedBehaviorSanitizer (build-sanitize/); a report
+# from either fails the test that triggered it, and CI runs this beside `make test`.
+SANITIZER_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1:check_initialization_order=1 \
+                 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+                 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitizer/lsan.supp:print_suppressions=0
+sanitize: deps
+	@test -f build-sanitize/CMakeCache.txt || cmake --preset sanitize
+	@cmake --build build-sanitize -j $(JOBS)
+	$(SANITIZER_ENV) ctest --test-dir build-sanitize --output-on-failure -j $(JOBS)
+
+# Each libFuzzer target (tests/fuzz) for FUZZ_SECONDS, or FUZZ_RUNS executions when given, in build-fuzz/ (clang);
+# FUZZ_SEED=N fixes libFuzzer's random seed.
+FUZZ_SECONDS ?= 60
+FUZZ_RUNS ?=
+FUZZ_SEED ?=
+fuzz: deps
+	@test -f build-fuzz/CMakeCache.txt || cmake --preset fuzz
+	@cmake --build build-fuzz --target aisim_fuzzers -j $(JOBS)
+	FUZZ_SEED=$(FUZZ_SEED) tests/fuzz/run-fuzz.sh build-fuzz $(FUZZ_SECONDS) "$(FUZZ_RUNS)"
+
 validate: build
 	$(BUILD_DIR)/bin/aisim validate
 
@@ -42,4 +62,4 @@ bench: build
 	tests/bench/run-bench.sh $(BUILD_DIR)/bin/aisim $(BUILD_DIR)/bench
 
 clean:
-	rm -rf $(BUILD_DIR) results
+	rm -rf $(BUILD_DIR) build-sanitize build-fuzz results

@@ -12,11 +12,10 @@
 namespace aisim::models {
 namespace {
 
-constexpr uint64_t kSmallBlock = 4096;     // the block size IOPS ceilings and QD1 percentiles are quoted at
-constexpr uint64_t kSeqBlock = 128 * 1024; // the sequential queue-depth sweep's block size
-constexpr double kCliffDrop = 0.8;         // post-cache throughput at most this fraction of the burst
-constexpr double kKneeFraction = 0.9;      // measured knee: the first depth reaching this fraction of the max
-constexpr double kMinLatency_s = 1e-9;     // the drive model needs a positive latency
+constexpr uint64_t kSmallBlock = 4096; // the block size IOPS ceilings and QD1 percentiles are quoted at
+constexpr double kCliffDrop = 0.8;     // post-cache throughput at most this fraction of the burst
+constexpr double kKneeFraction = 0.9;  // measured knee: the first depth reaching this fraction of the max
+constexpr double kMinLatency_s = 1e-9; // the drive model needs a positive latency
 
 // `v` with `sig` significant digits in fixed notation (the unit parser reads no exponents), trailing zeros cut.
 std::string decimal(double v, int sig) {

@@ -338,7 +338,8 @@ std::string format_bytes(Bytes b) { return format_scaled(b.value, "B"); }
 std::string format_rate(BytesPerSecond r) { return format_scaled(r.value, "B/s"); }
 std::string format_duration(Seconds s) {
   char buf[64];
-  const double v = s.value, shown = three_digits(v); // the unit chosen on what is shown, the digits from v
+  // The unit is chosen on the size shown (a negative delta too: -5 s, not -5e+06 us), the digits from v.
+  const double v = s.value, shown = std::fabs(three_digits(v));
   if (shown >= 31536000.0)
     std::snprintf(buf, sizeof buf, "%.3g y", v / 31536000.0);
   else if (shown >= 86400.0)

@@ -14,35 +14,49 @@ namespace aisim::sim {
 
 namespace fs = std::filesystem;
 
-std::string write_folder_report(const std::string& dir, const std::string& out) {
+FolderPage render_folder_page(const std::string& dir) {
+  FolderPage out;
   // A sweep's folder holds sweep.json (its points have their own folders, rendered one by one).
   const auto sweep_path = fs::path(dir) / "sweep.json";
   if (fs::exists(sweep_path) && !fs::exists(fs::path(dir) / "results.json")) {
     std::ifstream in(sweep_path, std::ios::binary);
     const auto doc = models::Json::parse(in, nullptr, false);
-    if (doc.is_discarded() || doc.value("kind", "") != "sweep" || !doc.contains("points") || !doc["points"].is_array())
-      return sweep_path.string() + ": not a sweep document that aisim wrote (expected \"kind\": \"sweep\")";
-    write_file_atomically(out.empty() ? (fs::path(dir) / "sweep.html").string() : out, render_sweep(doc));
-    return "";
+    if (doc.is_discarded() || doc.value("kind", "") != "sweep" || !doc.contains("points") ||
+        !doc["points"].is_array()) {
+      out.why = sweep_path.string() + ": not a sweep document that aisim wrote (expected \"kind\": \"sweep\")";
+      return out;
+    }
+    out.file_name = "sweep.html";
+    out.html = render_sweep(doc);
+    return out;
   }
-  std::string why;
-  const auto results = read_results(dir, &why);
+  const auto results = read_results(dir, &out.why);
   if (results.is_discarded())
-    return why;
+    return out;
   const auto csv_path = fs::path(dir) / "timeseries.csv";
   std::ifstream in(csv_path, std::ios::binary);
   std::error_code ec;
   const auto size = fs::file_size(csv_path, ec);
   std::string csv(ec ? 0 : size, '\0');
-  if (!in || ec || !in.read(csv.data(), static_cast<std::streamsize>(csv.size())))
-    return csv_path.string() + ": cannot read it (a results folder has results.json and timeseries.csv)";
-  std::string page;
-  try {
-    page = report_page(results, csv);
-  } catch (const std::runtime_error& e) {
-    return csv_path.string() + ":" + e.what();
+  if (!in || ec || !in.read(csv.data(), static_cast<std::streamsize>(csv.size()))) {
+    out.why = csv_path.string() + ": cannot read it (a results folder has results.json and timeseries.csv)";
+    return out;
   }
-  write_file_atomically(out.empty() ? (fs::path(dir) / "report.html").string() : out, page);
+  try {
+    out.html = report_page(results, csv);
+  } catch (const std::runtime_error& e) {
+    out.why = csv_path.string() + ":" + e.what();
+    return out;
+  }
+  out.file_name = "report.html";
+  return out;
+}
+
+std::string write_folder_report(const std::string& dir, const std::string& out) {
+  const auto page = render_folder_page(dir);
+  if (!page.why.empty())
+    return page.why;
+  write_file_atomically(out.empty() ? (fs::path(dir) / page.file_name).string() : out, page.html);
   return "";
 }
 

@@ -25,6 +25,14 @@ struct CompareCommand {
 
 int compare_command(const CompareCommand& cmd);
 
+// A folder's page as `aisim report` renders it, without writing it: report.html from results.json and
+// timeseries.csv, or sweep.html from a sweep's sweep.json. `why` says what was wrong (naming the file) when empty.
+struct FolderPage {
+  std::string html;
+  std::string file_name; // "report.html" or "sweep.html"
+  std::string why;       // "" when html was rendered
+};
+FolderPage render_folder_page(const std::string& dir);
 // Renders `dir`'s report from its files into `out` (empty: dir/report.html). Returns "" or what was wrong.
 std::string write_folder_report(const std::string& dir, const std::string& out = "");
 

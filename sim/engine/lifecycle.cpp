@@ -152,7 +152,7 @@ void Lifecycle::data_lost(int storage, double fraction, const std::string& cause
       continue;
     loss.restaged_bytes += bytes;
     ++metrics_->activities;
-    sg4::Actor::create(sc_->jobs[job].name + "-restage", host_of(job), [this, home, storage, bytes, job] {
+    sg4::Actor::create(sc_->jobs[job].name + "-restage", host_of(job), [this, home, storage, bytes = bytes, job] {
       move(home, storage, bytes, DataClass::training_dataset, job);
     });
   }

@@ -27,13 +27,14 @@ std::vector<sg4::Disk*> create_drive_disks(sg4::Host* host, const std::string& n
       const double nominal = (op == models::IoOp::read ? disk->get_read_bandwidth() : disk->get_write_bandwidth());
       // A drive failure lowers the disk's bandwidth to what its surviving drives deliver (storage_failures.cpp);
       // the queue-depth curve shrinks with it, as those drives take the same queues.
-      disk->set_sharing_policy(
-          sg_op, sg4::Disk::SharingPolicy::NONLINEAR, [drive, load, op, per_disk, nominal](double capacity, int n) {
-            if (n <= 0)
-              return capacity;
-            const double per_drive = drive.throughput(op, load.pattern, load.io_size, n * load.queue_depth).value;
-            return std::min(capacity, per_drive * per_disk * (capacity / nominal));
-          });
+      disk->set_sharing_policy(sg_op, sg4::Disk::SharingPolicy::NONLINEAR,
+                               [drive, load, op = op, per_disk, nominal](double capacity, int n) {
+                                 if (n <= 0)
+                                   return capacity;
+                                 const double per_drive =
+                                     drive.throughput(op, load.pattern, load.io_size, n * load.queue_depth).value;
+                                 return std::min(capacity, per_drive * per_disk * (capacity / nominal));
+                               });
     }
     out.push_back(disk->seal());
   }

@@ -67,7 +67,10 @@ std::string page(const std::string& title, const Json& data) {
   html += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
   html += "<title>" + html_escape(title) + "</title>\n<style>\n" + std::string(report_assets::kPageCss) +
           "</style>\n</head>\n<body>\n<main id=\"report\"><p>This page draws itself with JavaScript.</p></main>\n";
-  html += "<script id=\"aisim-data\" type=\"application/json\">" + script_safe(data.dump()) + "</script>\n";
+  // A hand-edited results.json or timeseries.csv may hold bytes that are not UTF-8 (JSON text cannot): they are
+  // drawn as U+FFFD instead of stopping the page (found by tests/fuzz).
+  const std::string json = data.dump(-1, ' ', false, Json::error_handler_t::replace);
+  html += "<script id=\"aisim-data\" type=\"application/json\">" + script_safe(json) + "</script>\n";
   html += "<script>\n" + script_safe(report_assets::kChartJs) + "\n</script>\n";
   html += "<script>\n" + script_safe(report_assets::kPageJs) + "\n</script>\n</body>\n</html>\n";
   return html;

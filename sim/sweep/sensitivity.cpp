@@ -125,7 +125,8 @@ std::vector<UncertainInput> uncertain_inputs(const Json& doc, double range) {
         nominal = nullptr; // reported by the caller: nothing written there to vary around
       }
       UncertainInput given{pointer, "given", "scenario", nominal, entry["low"], entry["high"]};
-      const auto same = std::find_if(inputs.begin(), inputs.end(), [&](const auto& i) { return i.pointer == pointer; });
+      const auto same =
+          std::find_if(inputs.begin(), inputs.end(), [&given](const auto& i) { return i.pointer == given.pointer; });
       if (same != inputs.end()) {
         given.kind = same->kind;
         *same = std::move(given);

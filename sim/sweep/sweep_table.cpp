@@ -199,7 +199,8 @@ void mark_pareto(std::vector<SweepRow>& rows, const std::vector<std::string>& ob
     if (v.size() == objectives.size())
       pts.emplace_back(i, std::move(v));
   }
-  for (const auto& [i, a] : pts) {
+  for (const auto& point : pts) {
+    const auto& a = point.second;
     const bool dominated = std::any_of(pts.begin(), pts.end(), [&](const auto& other) {
       const auto& b = other.second;
       bool strictly = false;
@@ -210,7 +211,7 @@ void mark_pareto(std::vector<SweepRow>& rows, const std::vector<std::string>& ob
       }
       return strictly;
     });
-    rows[i].pareto = !dominated;
+    rows[point.first].pareto = !dominated;
   }
 }
 

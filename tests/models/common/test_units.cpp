@@ -119,6 +119,9 @@ TEST_CASE("strong types combine only in meaningful ways", "[units]") {
   CHECK(format_duration(Seconds(59.999)) == "1 min");
   CHECK(format_duration(Seconds(0.99999)) == "1 s");
   CHECK(format_duration(Seconds(1800)) == "30 min");
+  // A negative duration (a delta) takes the unit of its size (found by tests/fuzz: "-5e+06 us").
+  CHECK(format_duration(Seconds(-5)) == "-5 s");
+  CHECK(format_duration(Seconds(-7200)) == "-2 h");
 }
 
 TEST_CASE("money for people: thousands separators, cents only below $100", "[units]") {
