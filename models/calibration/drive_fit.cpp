@@ -339,6 +339,28 @@ Performance fit_performance(const std::vector<const MeasuredPoint*>& pts, uint64
   return out;
 }
 
+// The held-out points' verdicts, counted, and the worst miss.
+struct AccuracyCheck {
+  size_t within_target = 0, within_band = 0, outside = 0;
+  std::string worst_outside; // "read random 4KiB QD32 (model 23% off, repeats 4% apart)"
+  double worst_outside_error = 0;
+
+  void add(PointVerdict v, const MeasuredPoint& p, double error) {
+    if (v == PointVerdict::within_target)
+      ++within_target;
+    else if (v == PointVerdict::within_repeat_band)
+      ++within_band;
+    else {
+      ++outside;
+      if (std::fabs(error) > worst_outside_error) {
+        worst_outside_error = std::fabs(error);
+        worst_outside = p.label() + " (model " + percent(error) + " off" +
+                        (p.repeats.size() > 1 ? ", repeats " + percent(p.spread()) + " apart)" : ")");
+      }
+    }
+  }
+};
+
 } // namespace
 
 std::string rate_text(double Bps) { return with_si_prefix(Bps, "B/s"); }
@@ -492,6 +514,39 @@ WriteCacheFit fit_write_cache(const WriteCacheRun& run) {
   return f;
 }
 
+PointVerdict judge_point(double held_out_error, const MeasuredPoint& p) {
+  const double e = std::fabs(held_out_error);
+  if (e <= kAccuracyTarget)
+    return PointVerdict::within_target;
+  if (p.repeats.size() > 1 && e <= p.spread())
+    return PointVerdict::within_repeat_band;
+  return PointVerdict::outside;
+}
+
+const char* to_string(PointVerdict v) {
+  switch (v) {
+  case PointVerdict::within_target:
+    return "within 10%";
+  case PointVerdict::within_repeat_band:
+    return "within its repeat band";
+  case PointVerdict::outside:
+    return "outside";
+  }
+  return "?";
+}
+
+std::optional<double> repeatability(const std::vector<MeasuredPoint>& points) {
+  std::vector<double> spreads;
+  for (const auto& p : points)
+    if (p.repeats.size() > 1)
+      spreads.push_back(p.spread());
+  if (spreads.empty())
+    return std::nullopt;
+  std::sort(spreads.begin(), spreads.end());
+  const size_t n = spreads.size();
+  return n % 2 ? spreads[n / 2] : 0.5 * (spreads[n / 2 - 1] + spreads[n / 2]);
+}
+
 std::optional<DriveFitResult> fit_drive_model(const CalibrationData& d, std::vector<std::string>& errors) {
   DriveFitResult out;
   auto warn = [&](const std::string& w) { out.warnings.push_back(w); };
@@ -523,6 +578,7 @@ std::optional<DriveFitResult> fit_drive_model(const CalibrationData& d, std::vec
   Json predictions = Json::array();
   double held_max = 0, held_sum = 0, sharp_max = 0, sharp_sum = 0, in_max = 0;
   size_t held_n = 0;
+  AccuracyCheck check;
   for (size_t i = 0; i < d.points.size(); ++i) {
     const MeasuredPoint& p = d.points[i];
     const Bytes bs(static_cast<double>(p.bs_bytes));
@@ -547,11 +603,16 @@ std::optional<DriveFitResult> fit_drive_model(const CalibrationData& d, std::vec
     sharp_sum += std::fabs(sharp_err);
     in_max = std::max(in_max, std::fabs(err));
     ++held_n;
+    const PointVerdict verdict = judge_point(held_err, p);
+    check.add(verdict, p, held_err);
     predictions.push_back({{"point", p.label()},
                            {"measured_iops", p.iops},
                            {"model_iops", held},
                            {"error", held_err},
                            {"role", "held_out"},
+                           {"repeats", p.repeats.size()},
+                           {"repeat_spread", p.repeats.size() > 1 ? Json(p.spread()) : Json(nullptr)},
+                           {"check", to_string(verdict)},
                            {"in_sample_model_iops", model},
                            {"in_sample_error", err},
                            {"sharp_knee_model_iops", sharp},
@@ -656,6 +717,30 @@ std::optional<DriveFitResult> fit_drive_model(const CalibrationData& d, std::vec
   double spread_max = 0;
   for (const auto& p : d.points)
     spread_max = std::max(spread_max, p.spread());
+  const std::optional<double> rep = repeatability(d.points);
+  const bool too_noisy = rep && *rep > kAccuracyTarget;
+  const bool passed = held_n > 0 && check.outside == 0;
+  out.trusted = passed && !too_noisy;
+  const std::string n_text = std::to_string(held_n);
+  const std::string band_text =
+      check.within_band ? ", " + std::to_string(check.within_band) + " only within their own repeat band" : "";
+  if (held_n == 0)
+    out.verdict = "not checked: no sweep point deeper than QD1 was measured to hold out of the fit";
+  else if (too_noisy)
+    out.verdict = "too noisy to trust: repeats of one point differ by a median " + percent(*rep) + " (up to " +
+                  percent(spread_max) + "), more than the " + percent(kAccuracyTarget) + " the model is checked to; " +
+                  (passed ? "every held-out point is within 10% or its own repeat band, which is all such a device "
+                            "can show"
+                          : std::to_string(check.outside) + " of " + n_text +
+                                " held-out points miss by more than 10% and their own repeat band") +
+                  ". Measure again on a quiet device" + (d.quick ? ", without --quick" : "");
+  else if (passed)
+    out.verdict = "trusted: " + std::to_string(check.within_target) + " of " + n_text + " held-out points within 10%" +
+                  band_text + (rep ? "; repeats differ by a median " + percent(*rep) : "; each point measured once");
+  else
+    out.verdict = "not trusted: " + std::to_string(check.outside) + " of " + n_text +
+                  " held-out points miss by more than 10% and their own repeat band (worst " + check.worst_outside +
+                  "): the drive's curves may not have the model's shape";
 
   // How each ceiling and knee came about.
   std::string knee_text;
@@ -692,7 +777,9 @@ std::optional<DriveFitResult> fit_drive_model(const CalibrationData& d, std::vec
               " sweep points, left out of the fit in turn, is predicted within " + percent(held_max) + " (mean " +
               percent(held_sum / held_n_d) + "; with the sharp knee within " + percent(sharp_max) + ", mean " +
               percent(sharp_sum / held_n_d) + ")";
-  source += ". Repeats differ by up to " + percent(spread_max) + " in IOPS.";
+  source += rep ? ". Repeats (interleaved) differ by a median " + percent(*rep) + ", up to " + percent(spread_max) +
+                      " in IOPS. Verdict: " + out.verdict + "."
+                : ". Verdict: " + out.verdict + ".";
   if (cache)
     source += cache->cliff_found
                   ? " Write cache: throughput fell from " + format_rate(BytesPerSecond(cache->burst_Bps)) + " to " +
@@ -705,6 +792,9 @@ std::optional<DriveFitResult> fit_drive_model(const CalibrationData& d, std::vec
               "and the write profiles are aisim's defaults.";
   source += " Not measured: power (aisim defaults), price ($0), afr (default).";
   drive["source"] = source;
+  drive["calibration"] = {{"trusted", out.trusted}, {"verdict", out.verdict}};
+  if (rep)
+    drive["calibration"]["repeatability"] = *rep;
   // Keep "format", "name", "source" first, as the shipped drive files do.
   Json ordered = Json::object();
   for (const char* k : {"format", "name", "source"})
@@ -716,16 +806,11 @@ std::optional<DriveFitResult> fit_drive_model(const CalibrationData& d, std::vec
 
   if (!ceil.at(IoOp::write).measured)
     warn("writes were not measured: write_bandwidth is a placeholder equal to read_bandwidth");
-  if (spread_max > 0.1)
-    warn("repeats of one point differ by up to " + percent(spread_max) +
-         " in IOPS: the device or the machine is noisy" +
-         (d.quick ? "; prefer a full run to --quick" : "; the fitted figures carry that uncertainty"));
-  if (held_n && held_max > 0.1)
-    warn("the model misses some held-out sweep points by more than 10% (worst " + percent(held_max) + ", mean " +
-         percent(held_sum / held_n_d) + ")" +
-         (spread_max > 0.1 ? "; with repeats " + percent(spread_max) + " apart, part of that is the device's noise"
-                           : ""));
-
+  if (!out.trusted && held_n)
+    warn(out.verdict);
+  else if (spread_max > kAccuracyTarget)
+    warn("one point's repeats differ by up to " + percent(spread_max) + " in IOPS (the median point's by " +
+         percent(rep.value_or(0)) + ")" + (d.quick ? "; prefer a full run to --quick" : ""));
   Json profiles = Json::array();
   for (const auto& f : fits)
     profiles.push_back(profile_json(f));
@@ -761,7 +846,21 @@ std::optional<DriveFitResult> fit_drive_model(const CalibrationData& d, std::vec
                 {"sharp_knee_held_out_max_abs_error", held_n ? Json(sharp_max) : Json(nullptr)},
                 {"sharp_knee_held_out_mean_abs_error", held_n ? Json(sharp_sum / held_n_d) : Json(nullptr)},
                 {"in_sample_max_abs_error", held_n ? Json(in_max) : Json(nullptr)},
-                {"repeat_spread_max", spread_max}}}};
+                {"repeat_spread_max", spread_max},
+                {"repeatability", rep ? Json(*rep) : Json(nullptr)}}},
+              {"accuracy_check",
+               {{"rule", "a held-out point passes within 10% of its measured IOPS, or within its own repeat band "
+                         "(|error| <= the spread of its repeats); the device is too noisy when the median spread "
+                         "exceeds 10%"},
+                {"target", kAccuracyTarget},
+                {"held_out_points", held_n},
+                {"within_target", check.within_target},
+                {"within_repeat_band", check.within_band},
+                {"outside", check.outside},
+                {"passed", passed},
+                {"too_noisy", too_noisy},
+                {"trusted", out.trusted},
+                {"verdict", out.verdict}}}};
   report["latency_percentiles_ns"] =
       lat_point ? Json{{"point", lat_point->label()}, {"clat_ns", lat_point->clat.fio_json()}} : Json(nullptr);
   if (cache) {

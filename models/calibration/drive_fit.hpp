@@ -18,6 +18,8 @@
 // - write cache: a step fit (two constant segments) to the long sequential write's throughput over time; a
 //   drop of at least 20% that lasts to the end is the cache cliff.
 // - latency_percentiles: p50/p99/p99.9 of 4 KiB random reads at QD1, fio's buckets and rule.
+// - the verdict (drive["calibration"]): trusted, or not and why: too noisy a device (judge_point below), held-out
+//   points the model misses, or no point to hold out.
 #pragma once
 
 #include "models/calibration/calibration_data.hpp"
@@ -82,10 +84,26 @@ struct WriteCacheFit {
 
 WriteCacheFit fit_write_cache(const WriteCacheRun& run);
 
+// The accuracy check of a fit, point by point. A held-out point passes within kAccuracyTarget of its measured IOPS,
+// or, failing that, within its own repeat band: no farther from the measurement than the device's own repeats of
+// the point are from each other (|error| <= spread), since a model cannot be checked more finely than the device
+// repeats itself. A device whose repeats differ by more than kAccuracyTarget (the median over its points) is too
+// noisy for any model of it to be trusted, however well the model meets the points.
+inline constexpr double kAccuracyTarget = 0.10;
+enum class PointVerdict { within_target, within_repeat_band, outside };
+PointVerdict judge_point(double held_out_error, const MeasuredPoint& p);
+// "within 10%", "within its repeat band", "outside"
+const char* to_string(PointVerdict v);
+// The device's repeatability: the median repeat spread over the points measured more than once; nullopt when
+// no point was.
+std::optional<double> repeatability(const std::vector<MeasuredPoint>& points);
+
 struct DriveFitResult {
   Json drive;  // an aisim.drive/v1 document
-  Json report; // aisim.drive-fit/v1: parameters, residuals, fit quality, predictions
+  Json report; // aisim.drive-fit/v1: parameters, residuals, fit quality, predictions, the accuracy check
   std::vector<std::string> warnings;
+  bool trusted = false; // the accuracy check passed on a device quiet enough to check it (drive["calibration"])
+  std::string verdict;  // why, in a sentence
 };
 
 // nullopt (with the reasons in `errors`) when the data cannot give a model: no read points at queue depth 1.

@@ -210,12 +210,29 @@ std::optional<DriveModel> parse(ObjectReader& r, const std::string& name, Diagno
 
   // 0.0044 per year = 8766 h / 2,000,000 h (0.00438, rounded): the MTTF most enterprise NVMe datasheets state.
   auto afr = r.number("afr", 0.0044, 0.0, 1.0);
+
+  // Written by `aisim calibrate`: whether the measurements could vouch for the model. A model the calibration
+  // did not trust still loads (it is the best there is of that drive), but every scenario using it says so.
+  bool calibration_ok = true;
+  if (auto cal = r.has("calibration") ? r.object("calibration", false) : std::nullopt) {
+    const auto trusted = cal->boolean("trusted", std::nullopt);
+    // The median repeat spread, a fraction; absent when every point was measured once.
+    const bool repeatability_ok = !cal->has("repeatability") || cal->number("repeatability", std::nullopt, 0.0, 1e6);
+    const auto verdict = cal->text("verdict", "");
+    cal->finish();
+    calibration_ok = trusted && verdict && repeatability_ok;
+    if (diag && trusted && !*trusted)
+      diag->warn(cal->child_pointer("trusted"), "drive \"" + name +
+                                                    "\" comes from a calibration that did not trust it" +
+                                                    (verdict && !verdict->empty() ? " (" + *verdict + ")" : "") +
+                                                    "; results that depend on its figures carry that uncertainty");
+  }
   r.finish();
 
   if (!label || !source || !cap || !rbw || !wbw || !pa || !pi || !price || !media)
     return std::nullopt;
   if (!read.random || !read.sequential || !write.random || !write.sequential || !cache_size || !burst || !post ||
-      !factor || !percentiles_ok || !afr)
+      !factor || !percentiles_ok || !afr || !calibration_ok)
     return std::nullopt;
   if (!cross_ok)
     return std::nullopt;

@@ -186,9 +186,23 @@ int fit_and_write(const models::CalibrationData& data, const std::string& out, c
                 q["held_out_max_abs_error"].get<double>() * 100.0, q["held_out_mean_abs_error"].get<double>() * 100.0,
                 q["sharp_knee_held_out_max_abs_error"].get<double>() * 100.0,
                 q["sharp_knee_held_out_mean_abs_error"].get<double>() * 100.0);
-  std::printf("; repeat spread up to %.1f%%\n", q["repeat_spread_max"].get<double>() * 100.0);
+  if (q["repeatability"].is_number())
+    std::printf("; repeats differ by a median %.1f%%, up to %.1f%%\n", q["repeatability"].get<double>() * 100.0,
+                q["repeat_spread_max"].get<double>() * 100.0);
+  else
+    std::printf("; each point measured once\n");
+  const Json& acc = fit->report["accuracy_check"];
+  std::printf("  accuracy check (10%%, or a point's own repeat band): %s; held-out points within 10%%: %s, within "
+              "their repeat band only: %s, outside both: %s\n",
+              acc["held_out_points"].get<size_t>() == 0 ? "not run"
+              : acc["passed"].get<bool>()               ? "passed"
+                                                        : "FAILED",
+              acc["within_target"].dump().c_str(), acc["within_repeat_band"].dump().c_str(),
+              acc["outside"].dump().c_str());
+  std::printf("  verdict: %s\n", fit->verdict.c_str());
   for (const auto& w : fit->warnings)
-    std::printf("  warning: %s\n", w.c_str());
+    if (w != fit->verdict)
+      std::printf("  warning: %s\n", w.c_str());
   std::printf("\ndrive model: %s\nfit report:  %s\n", out.c_str(), fit_path_for(out).c_str());
   std::printf("raw data:    %s (refit with: aisim calibrate --refit %s --out %s)\n", raw_path.c_str(), raw_path.c_str(),
               out.c_str());

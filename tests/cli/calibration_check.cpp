@@ -117,6 +117,21 @@ int main(int argc, char** argv) {
       check(p.contains("in_sample_error") && p.contains("sharp_knee_error"),
             p.value("point", "?") + ": held-out prediction with in-sample and sharp-knee errors");
   check(fit["predictions"].is_array() && !fit["predictions"].empty(), "predictions");
+  // The accuracy check: each held-out point judged, the device's repeatability, a verdict the drive file carries.
+  for (const auto& p : fit["predictions"])
+    if (p.value("role", "") == "held_out")
+      check(p.value("check", "") == "within 10%" || p.value("check", "") == "within its repeat band" ||
+                p.value("check", "") == "outside",
+            p.value("point", "?") + ": held-out prediction judged");
+  const Json& acc = fit["accuracy_check"];
+  check(acc.is_object() && acc["passed"].is_boolean() && acc["too_noisy"].is_boolean() &&
+            acc["within_target"].get<int>() + acc["within_repeat_band"].get<int>() + acc["outside"].get<int>() ==
+                fit["fit_quality"]["held_out_points"].get<int>(),
+        "accuracy check: every held-out point counted once");
+  check(fit["fit_quality"]["repeatability"].is_number(), "fit quality: repeatability (median repeat spread)");
+  check(drive.contains("calibration") && drive["calibration"]["trusted"] == acc["trusted"] &&
+            drive["calibration"]["verdict"] == acc["verdict"],
+        "drive file carries the fit's verdict");
   check(fit["profiles"].is_array() && fit["profiles"].size() == (wrote ? 4u : 2u), "one L1 fit per profile");
 
   if (failures)

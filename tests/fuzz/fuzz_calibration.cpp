@@ -33,6 +33,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     fuzz::require(!fit_errors.empty(), "a fit that gave no model without a reason");
     return 0;
   }
+  fuzz::require(!fit->verdict.empty() && fit->drive["calibration"]["trusted"] == fit->trusted,
+                "a fit without a verdict, or a drive file that does not carry it");
   models::Json drive = fit->drive;
   fuzz::require(drive.is_object() && drive.value("format", "") == "aisim.drive/v1",
                 "a fitted model that is not an aisim.drive/v1 document");

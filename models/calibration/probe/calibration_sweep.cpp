@@ -23,8 +23,17 @@ void add_unique(std::vector<PointSpec>& pts, const PointSpec& p) {
 
 } // namespace
 
+double SweepPlan::warmup_for_repeat(unsigned r) const {
+  // The first visit settles the drive at the point; a later one only refills the queue and lets the previous
+  // point's I/O drain, so a quarter of the warm-up does.
+  return r == 0 ? warmup_s : warmup_s / 4;
+}
+
 double SweepPlan::estimated_s() const {
-  return static_cast<double>(points.size()) * (warmup_s + repeats * runtime_s) + (cache_run ? cache_run_s : 0.0);
+  double per_point = 0;
+  for (unsigned r = 0; r < repeats; ++r)
+    per_point += warmup_for_repeat(r) + runtime_s;
+  return static_cast<double>(points.size()) * per_point + (cache_run ? cache_run_s : 0.0);
 }
 
 Json SweepPlan::to_json() const {
@@ -185,36 +194,44 @@ CalibrationData run_sweep(ProbeTarget& target, const SweepPlan& plan, const Swee
   UringEngine engine(target.get_fd(), target.get_size(), eo);
   data.engine = engine.describe();
 
+  // Repeats are interleaved: round r measures every point once before round r + 1 starts, so a drift of the
+  // device or the machine (another tenant, garbage collection, a thermal throttle) shows as spread within each
+  // point rather than as a difference between points, which the fit would take for the drive's shape.
   const double total_s = std::max(plan.estimated_s(), 1e-9);
   double done_s = 0;
-  for (const auto& spec : plan.points) {
-    MeasuredPoint mp;
-    mp.op = spec.op;
-    mp.pattern = spec.pattern;
-    mp.bs_bytes = spec.bs_bytes;
-    mp.queue_depth = spec.queue_depth;
-    uint64_t ios = 0, bytes = 0;
-    double elapsed = 0;
-    for (unsigned r = 0; r < plan.repeats; ++r) {
+  std::vector<MeasuredPoint> measured(plan.points.size());
+  std::vector<uint64_t> ios(plan.points.size(), 0), bytes(plan.points.size(), 0);
+  std::vector<double> elapsed(plan.points.size(), 0);
+  for (unsigned r = 0; r < plan.repeats; ++r) {
+    for (size_t i = 0; i < plan.points.size(); ++i) {
+      const PointSpec& spec = plan.points[i];
+      MeasuredPoint& mp = measured[i];
+      mp.op = spec.op;
+      mp.pattern = spec.pattern;
+      mp.bs_bytes = spec.bs_bytes;
+      mp.queue_depth = spec.queue_depth;
       if (cb.progress)
         cb.progress(done_s / total_s, mp.label() + (plan.repeats > 1 ? " (" + std::to_string(r + 1) + "/" +
                                                                            std::to_string(plan.repeats) + ")"
                                                                      : std::string()));
-      const IoSpec io{spec, r == 0 ? plan.warmup_s : 0.0, plan.runtime_s, 0};
+      const double warmup_s = plan.warmup_for_repeat(r);
+      const IoSpec io{spec, warmup_s, plan.runtime_s, 0};
       const IoRunResult res = engine.run(io);
       mp.repeats.push_back({res.iops(), res.bw_Bps(), res.clat.mean_ns()});
       mp.clat.merge(res.clat);
-      ios += res.ios;
-      bytes += res.bytes;
-      elapsed += res.elapsed_s;
-      done_s += (r == 0 ? plan.warmup_s : 0.0) + plan.runtime_s;
+      ios[i] += res.ios;
+      bytes[i] += res.bytes;
+      elapsed[i] += res.elapsed_s;
+      done_s += warmup_s + plan.runtime_s;
+      if (r + 1 == plan.repeats) {
+        mp.iops = elapsed[i] > 0 ? static_cast<double>(ios[i]) / elapsed[i] : 0;
+        mp.bw_Bps = elapsed[i] > 0 ? static_cast<double>(bytes[i]) / elapsed[i] : 0;
+        if (cb.point_done)
+          cb.point_done(mp);
+      }
     }
-    mp.iops = elapsed > 0 ? static_cast<double>(ios) / elapsed : 0;
-    mp.bw_Bps = elapsed > 0 ? static_cast<double>(bytes) / elapsed : 0;
-    if (cb.point_done)
-      cb.point_done(mp);
-    data.points.push_back(std::move(mp));
   }
+  data.points = std::move(measured);
   if (plan.cache_run) {
     if (cb.progress)
       cb.progress(done_s / total_s, "long sequential write (write-cache cliff)");

@@ -3,8 +3,9 @@
 //
 // Reads (always): QD1 over block sizes 4 KiB - 1 MiB, random and sequential; 4 KiB random over queue depths
 // 1 - 256; 128 KiB sequential over queue depths 1 - 64. With writes: the same for writes, then a long sequential
-// write whose throughput over time shows a write-cache cliff. Every point has a warm-up, then `repeats` measured
-// runs whose IOPS spread is kept.
+// write whose throughput over time shows a write-cache cliff. Every point is measured `repeats` times, the
+// repeats interleaved (every point once per round), each run after a warm-up; each run's IOPS is kept, so the
+// fit can tell the device's noise from the model's error.
 #pragma once
 
 #include "models/calibration/probe/probe_target.hpp"
@@ -33,6 +34,8 @@ struct SweepPlan {
   double cache_run_s = 60;
   double cache_interval_s = 0.5;
 
+  // The warm-up before repeat r (0-based) of a point.
+  double warmup_for_repeat(unsigned r) const;
   // Seconds the plan takes, roughly (for the progress bar).
   double estimated_s() const;
   Json to_json() const;

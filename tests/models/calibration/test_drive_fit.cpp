@@ -380,3 +380,119 @@ TEST_CASE("quantity texts parse back to what they say", "[fit]") {
   CHECK(*iops == Approx(162607.3).epsilon(1e-4));
   CHECK(bytes_text(274877906944.0) == "274877906944B");
 }
+
+TEST_CASE("the accuracy check: within 10%, else within the point's own repeat band, saying which", "[fit]") {
+  MeasuredPoint p;
+  p.iops = 1000;
+  p.repeats = {{900, 0, 0}, {1000, 0, 0}, {1100, 0, 0}}; // 20% apart
+  CHECK(judge_point(0.08, p) == PointVerdict::within_target);
+  CHECK(judge_point(-0.10, p) == PointVerdict::within_target);
+  CHECK(judge_point(0.15, p) == PointVerdict::within_repeat_band);
+  CHECK(judge_point(-0.19, p) == PointVerdict::within_repeat_band);
+  CHECK(judge_point(0.25, p) == PointVerdict::outside);
+  p.repeats = {{1000, 0, 0}}; // one run: no band to fall back on
+  CHECK(judge_point(0.15, p) == PointVerdict::outside);
+  CHECK(std::string(to_string(PointVerdict::within_repeat_band)) == "within its repeat band");
+
+  // The device's repeatability is the median spread of the points measured more than once.
+  std::vector<MeasuredPoint> pts(4);
+  pts[0].repeats = {{100, 0, 0}, {110, 0, 0}}; // 0.0952
+  pts[1].repeats = {{100, 0, 0}, {130, 0, 0}}; // 0.2609
+  pts[2].repeats = {{100, 0, 0}, {100, 0, 0}}; // 0
+  pts[3].repeats = {{100, 0, 0}};              // once: not counted
+  REQUIRE(repeatability(pts));
+  CHECK(*repeatability(pts) == Approx(10.0 / 105.0));
+  CHECK_FALSE(repeatability({pts[3]}));
+}
+
+TEST_CASE("the fit says whether the measurements vouch for the model, and marks the drive file so", "[fit]") {
+  std::vector<std::string> errors;
+
+  SECTION("a quiet device that meets the model: trusted, the 10% check as written") {
+    auto fit = fit_drive_model(synthetic(true), errors);
+    REQUIRE(fit);
+    CHECK(fit->trusted);
+    CHECK(fit->verdict.rfind("trusted: 16 of 16 held-out points within 10%", 0) == 0);
+    const Json& acc = fit->report["accuracy_check"];
+    CHECK(acc["passed"] == true);
+    CHECK(acc["within_target"] == 16);
+    CHECK(acc["within_repeat_band"] == 0);
+    CHECK(acc["too_noisy"] == false);
+    CHECK(fit->report["fit_quality"]["repeatability"].get<double>() == Approx(0.02));
+    CHECK(fit->drive["calibration"]["trusted"] == true);
+    CHECK(fit->drive["calibration"]["repeatability"].get<double>() == Approx(0.02));
+    for (const auto& p : fit->report["predictions"])
+      if (p["role"] == "held_out")
+        CHECK(p["check"] == "within 10%");
+    Json doc = fit->drive;
+    Diagnostics diag("drive.json");
+    ObjectReader r(doc, "", diag);
+    REQUIRE(parse_drive_model(r, "measured"));
+    CHECK(diag.items().empty()); // no warning for a trusted model
+  }
+
+  SECTION("a device whose repeats differ by 40%: too noisy, whatever the fit; a scenario using it is warned") {
+    CalibrationData d = synthetic(true);
+    for (auto& p : d.points)
+      p.repeats = {{p.iops * 0.8, 0, 0}, {p.iops * 1.2, 0, 0}, {p.iops, 0, 0}};
+    auto fit = fit_drive_model(d, errors);
+    REQUIRE(fit);
+    CHECK_FALSE(fit->trusted);
+    CHECK(fit->verdict.rfind("too noisy to trust: repeats of one point differ by a median 40%", 0) == 0);
+    CHECK(fit->verdict.find("every held-out point is within 10% or its own repeat band") != std::string::npos);
+    CHECK(fit->report["accuracy_check"]["passed"] == true);
+    CHECK(fit->report["accuracy_check"]["too_noisy"] == true);
+    CHECK(fit->drive["calibration"]["trusted"] == false);
+    CHECK(std::find(fit->warnings.begin(), fit->warnings.end(), fit->verdict) != fit->warnings.end());
+    CHECK(fit->drive["source"].get<std::string>().find("Verdict: too noisy to trust") != std::string::npos);
+    Json doc = fit->drive;
+    Diagnostics diag("drive.json");
+    ObjectReader r(doc, "", diag);
+    REQUIRE(parse_drive_model(r, "measured")); // still usable, but said
+    REQUIRE(diag.items().size() == 1);
+    CHECK(diag.items()[0].warning);
+    CHECK(diag.items()[0].pointer == "/calibration/trusted");
+    CHECK(diag.items()[0].message.find("did not trust it (too noisy") != std::string::npos);
+  }
+
+  SECTION("a quiet device the model misses: not trusted, naming the worst point; a noisy point passes in its band") {
+    CalibrationData d = synthetic(false);
+    for (auto& p : d.points) {
+      if (p.pattern == IoPattern::random && p.queue_depth == 16) {
+        p.iops *= 1.4; // far off the curve, with repeats 2% apart
+        p.bw_Bps *= 1.4;
+      }
+      if (p.pattern == IoPattern::sequential && p.queue_depth == 16) {
+        p.iops *= 1.12; // 12% off, but its repeats are 30% apart
+        p.repeats = {{p.iops * 0.85, 0, 0}, {p.iops * 1.15, 0, 0}};
+      }
+    }
+    auto fit = fit_drive_model(d, errors);
+    REQUIRE(fit);
+    CHECK_FALSE(fit->trusted);
+    CHECK(fit->verdict.rfind("not trusted: ", 0) == 0);
+    CHECK(fit->verdict.find("worst read random 4KiB QD16") != std::string::npos);
+    const Json& acc = fit->report["accuracy_check"];
+    CHECK(acc["passed"] == false);
+    CHECK(acc["outside"].get<int>() >= 1);
+    bool banded = false;
+    for (const auto& p : fit->report["predictions"])
+      if (p["point"] == "read sequential 128KiB QD16") {
+        banded = p["check"] == "within its repeat band";
+        CHECK(p["repeat_spread"].get<double>() == Approx(0.30));
+      }
+    CHECK(banded);
+  }
+
+  SECTION("points measured once: the 10% check alone, and no repeatability to claim") {
+    CalibrationData d = synthetic(false);
+    for (auto& p : d.points)
+      p.repeats.resize(1);
+    auto fit = fit_drive_model(d, errors);
+    REQUIRE(fit);
+    CHECK(fit->trusted);
+    CHECK(fit->verdict.find("each point measured once") != std::string::npos);
+    CHECK_FALSE(fit->drive["calibration"].contains("repeatability"));
+    CHECK(fit->report["fit_quality"]["repeatability"].is_null());
+  }
+}

@@ -396,3 +396,27 @@ TEST_CASE("the 9550 MAX's QD1 read latency matches its datasheet", "[drive][vali
   CHECK(d.qd1_service_time(IoOp::read, IoPattern::random, Bytes(4 * KiB)).value == Approx(60e-6).epsilon(0.01));
   CHECK(d.afr == Approx(8766.0 / 2e6));
 }
+
+TEST_CASE("a calibration's verdict: an untrusted model loads with a warning, a malformed one is refused", "[drive]") {
+  Json doc = minimal();
+  doc["calibration"] = {{"trusted", false}, {"repeatability", 0.35}, {"verdict", "too noisy to trust: ..."}};
+  Diagnostics diag("d.json");
+  ObjectReader r(doc, "/drives/d", diag);
+  REQUIRE(parse_drive_model(r, "d"));
+  REQUIRE(diag.items().size() == 1);
+  CHECK(diag.items()[0].warning);
+  CHECK(diag.format(true) == "d.json:/drives/d/calibration/trusted: warning: drive \"d\" comes from a calibration "
+                             "that did not trust it (too noisy to trust: ...); results that depend on its figures "
+                             "carry that uncertainty\n");
+
+  doc["calibration"] = {{"trusted", true}, {"verdict", "trusted: 14 of 14 held-out points within 10%"}};
+  CHECK(parse(doc).errors.empty());
+
+  doc["calibration"] = {{"trusted", "yes"}, {"repeatability", -1}, {"verdict", "x"}};
+  const std::string e = errors_of(doc);
+  CHECK(e.find("/drives/d/calibration/trusted: wrong type") != std::string::npos);
+  CHECK(e.find("/drives/d/calibration/repeatability") != std::string::npos);
+  doc["calibration"] = {{"trusted", true}, {"verdict", "x"}, {"trustd", true}};
+  // As elsewhere, an unknown key fails the document, not the model read from the known ones.
+  CHECK(parse(doc).errors.find("/drives/d/calibration/trustd: unknown key") != std::string::npos);
+}

@@ -1,5 +1,7 @@
 // The probe's target checks against this machine: refusals before any I/O, the busy check of the device that
-// holds the root file system (read-only, with O_EXCL), a short io_uring run on a small file.
+// holds the root file system (read-only, with O_EXCL), a short io_uring run on a small file, a sweep with
+// interleaved repeats.
+#include "models/calibration/probe/calibration_sweep.hpp"
 #include "models/calibration/probe/probe_target.hpp"
 #include "models/calibration/probe/uring_engine.hpp"
 
@@ -119,6 +121,53 @@ TEST_CASE("a small file: created full, aligned, identified, read and written thr
     ProbeTarget again = ProbeTarget::open({file.string(), std::nullopt, false, false});
     CHECK_FALSE(again.was_created());
     CHECK_FALSE(again.is_writable());
+  }
+  fs::remove(file);
+}
+
+TEST_CASE("the sweep interleaves repeats: every point once per round, each repeat kept", "[probe]") {
+  const fs::path file = scratch() / "sweep.dat";
+  fs::remove(file);
+  {
+    ProbeTarget t = ProbeTarget::open({file.string(), uint64_t{16} << 20, false, false});
+    SweepPlan plan = plan_points({{IoOp::read, IoPattern::random, 4096, 1},
+                                  {IoOp::read, IoPattern::random, 4096, 4},
+                                  {IoOp::read, IoPattern::sequential, 65536, 2}},
+                                 0.02, 0.05);
+    plan.repeats = 3;
+    std::vector<std::string> order;
+    std::vector<std::string> done;
+    SweepCallbacks cb;
+    cb.progress = [&](double, const std::string& now) { order.push_back(now); };
+    cb.point_done = [&](const MeasuredPoint& p) { done.push_back(p.label()); };
+    const CalibrationData data = run_sweep(t, plan, cb, "test");
+    // Round-major: the three points, then the three again, then again; each point is finished in the last round.
+    REQUIRE(order.size() == 10); // nine runs and "done"
+    CHECK(order[0] == "read random 4KiB QD1 (1/3)");
+    CHECK(order[1] == "read random 4KiB QD4 (1/3)");
+    CHECK(order[2] == "read sequential 64KiB QD2 (1/3)");
+    CHECK(order[3] == "read random 4KiB QD1 (2/3)");
+    CHECK(order[8] == "read sequential 64KiB QD2 (3/3)");
+    CHECK(done ==
+          std::vector<std::string>{"read random 4KiB QD1", "read random 4KiB QD4", "read sequential 64KiB QD2"});
+    REQUIRE(data.points.size() == 3);
+    for (const auto& p : data.points) {
+      INFO(p.label());
+      CHECK(p.repeats.size() == 3);
+      CHECK(p.iops > 0);
+      CHECK(p.clat.count() > 0);
+      double lo = p.repeats[0].iops, hi = lo;
+      for (const auto& r : p.repeats) {
+        lo = std::min(lo, r.iops);
+        hi = std::max(hi, r.iops);
+      }
+      CHECK(p.iops >= lo * 0.999); // the pooled figure lies among its repeats
+      CHECK(p.iops <= hi * 1.001);
+    }
+    // Later rounds warm up for a quarter of the first's time, which the plan's estimate counts.
+    CHECK(plan.warmup_for_repeat(0) == Approx(0.02));
+    CHECK(plan.warmup_for_repeat(1) == Approx(0.005));
+    CHECK(plan.estimated_s() == Approx(3 * (0.02 + 0.005 + 0.005 + 3 * 0.05)));
   }
   fs::remove(file);
 }
