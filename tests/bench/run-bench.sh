@@ -92,3 +92,23 @@ cmp -s "$out/sweep-workers-2/sweep.csv" "$out/sweep-mpi-2/sweep.csv" && echo "(s
 # Starting aisim itself, as a child that is exec'd rather than forked pays it (the GUI's runs, MPI ranks).
 /usr/bin/time -f '%e' -o "$out/start.time" bash -c "for i in \$(seq 20); do '$aisim' --version > /dev/null; done"
 awk -v t="$(cat "$out/start.time")" 'BEGIN { printf "%-26s %9.1f ms each (20 starts)\n", "aisim start-up", t / 20 * 1000 }'
+
+# The io_uring probe against fio on the same file in build/bench (a real file system, never /tmp), interleaved
+# round by round: 4 KiB random reads at QD1 and QD32, 128 KiB and 1 MiB sequential reads and writes. Goal: IOPS
+# within 5% of fio's at every point (where the machine's own noise lets a run resolve 5%). Needs fio; skipped
+# without it or with BENCH_PROBE=0.
+echo
+if [ "${BENCH_PROBE:-1}" = 0 ]; then
+  echo "probe vs fio: skipped (BENCH_PROBE=0)"
+elif ! command -v fio > /dev/null; then
+  echo "probe vs fio: skipped (fio is not installed: make deps installs it)"
+else
+  rounds=${BENCH_PROBE_ROUNDS:-3}
+  runtime=${BENCH_PROBE_RUNTIME:-2}
+  echo "probe vs fio (validation/calibration/run.sh, $rounds rounds of $runtime s per point and tool, 1 GiB file):"
+  AISIM="$aisim" ROUNDS=$rounds RUNTIME=$runtime SIZE=1GiB \
+    validation/calibration/run.sh "$out/probe-vs-fio.dat" > "$out/probe-vs-fio.log" 2>&1 ||
+    echo "probe vs fio: failed, see $out/probe-vs-fio.log"
+  sed -n '/^IOPS ratio/,$p' "$out/probe-vs-fio.log"
+  echo "(the full table, latencies included: $out/probe-vs-fio.log)"
+fi

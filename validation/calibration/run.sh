@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# aisim's io_uring probe and fio side by side on the same file: 4 KiB random read at QD1 and QD32, 1 MiB
-# sequential read at QD8. Prints IOPS, bandwidth, p50 and p99 of each tool, their differences, and how much each
-# tool's own rounds differ (the machine's noise). See README.md here.
+# aisim's io_uring probe and fio side by side on the same file: 4 KiB random read at QD1 and QD32, 128 KiB
+# sequential read and write at QD8, 1 MiB sequential read and write at QD4. Prints IOPS, bandwidth, p50 and p99 of
+# each tool, their differences and ratio, and how much each tool's own rounds differ (the machine's noise). See
+# README.md here. `make bench` runs it with ROUNDS=3 RUNTIME=2 SIZE=1GiB.
 #
 # Usage: validation/calibration/run.sh [FILE]
 #   FILE     the test file (default ./aisim-calibration-validation.dat); created at $SIZE and filled with
@@ -10,6 +11,7 @@
 #   SIZE     size of a new FILE (default 4GiB)
 #   RUNTIME  measured seconds per run (default 5; each run has a 1 s warm-up before it)
 #   ROUNDS   rounds of every case with both tools back to back, their order alternating (default 5)
+#   READS_ONLY=1  skip the write cases (they overwrite FILE's contents, never anything else)
 # Needs fio (Debian: apt-get install fio) and python3.
 set -euo pipefail
 
@@ -46,11 +48,21 @@ fi
 cases=(
   "rand4k-qd1 read:random:4KiB:1 randread 4k 1"
   "rand4k-qd32 read:random:4KiB:32 randread 4k 32"
-  "seq1m-qd8 read:sequential:1MiB:8 read 1m 8"
+  "seq128k-qd8 read:sequential:128KiB:8 read 128k 8"
+  "seq1m-qd4 read:sequential:1MiB:4 read 1m 4"
 )
+if [ "${READS_ONLY:-0}" != 1 ]; then
+  cases+=(
+    "seq128k-qd8-write write:sequential:128KiB:8 write 128k 8"
+    "seq1m-qd4-write write:sequential:1MiB:4 write 1m 4"
+  )
+fi
 
 run_probe() { # name spec round
-  "$AISIM" calibrate "$FILE" --point "$2" --runtime "${RUNTIME}s" --out "$work/probe-$1-$3.json" >/dev/null
+  local write=()
+  [[ $2 == write:* ]] && write=(--write)
+  "$AISIM" calibrate "$FILE" --point "$2" "${write[@]}" --runtime "${RUNTIME}s" --out "$work/probe-$1-$3.json" \
+    >/dev/null
 }
 run_fio() { # name rw bs depth round
   local hipri=()
@@ -74,15 +86,16 @@ for round in $(seq 1 "$ROUNDS"); do
   done
 done
 
-python3 - "$work" "$ROUNDS" <<'PY'
+names=()
+for c in "${cases[@]}"; do names+=("${c%% *}"); done
+python3 - "$work" "$ROUNDS" "${names[@]}" <<'PY'
 import json, statistics, sys
-work, rounds = sys.argv[1], int(sys.argv[2])
-cases = ["rand4k-qd1", "rand4k-qd32", "seq1m-qd8"]
+work, rounds, cases = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 def probe(name, r):
     p = json.load(open(f"{work}/probe-{name}-{r}.json"))["points"][0]
     return p["iops"], p["bw_bytes"], p["clat_ns"]["percentile"]["50.000000"], p["clat_ns"]["percentile"]["99.000000"]
 def fio(name, r):
-    j = json.load(open(f"{work}/fio-{name}-{r}.json"))["jobs"][0]["read"]
+    j = json.load(open(f"{work}/fio-{name}-{r}.json"))["jobs"][0]["write" if name.endswith("-write") else "read"]
     return j["iops"], j["bw_bytes"], j["clat_ns"]["percentile"]["50.000000"], j["clat_ns"]["percentile"]["99.000000"]
 metrics = [("IOPS", 0, 0.05, lambda v: f"{v:,.0f}"), ("bandwidth", 1, 0.05, lambda v: f"{v / 1e6:,.1f} MB/s"),
            ("p50 clat", 2, 0.10, lambda v: f"{v / 1e3:,.1f} us"), ("p99 clat", 3, 0.10, lambda v: f"{v / 1e3:,.1f} us")]
@@ -110,4 +123,20 @@ print()
 print("per round, IOPS probe / fio:")
 for c in cases:
     print(f"  {c}: " + ", ".join(f"{probe(c, r)[0]:,.0f} / {fio(c, r)[0]:,.0f}" for r in range(1, rounds + 1)))
+print()
+print("IOPS ratio probe / fio per point (median of the rounds' paired ratios; goal 0.95 .. 1.05):")
+for c in cases:
+    ratios = [probe(c, r)[0] / fio(c, r)[0] for r in range(1, rounds + 1)]
+    m = statistics.median(ratios)
+    noise = max((max(x) - min(x)) / statistics.median(x) for x in
+                ([probe(c, r)[0] for r in range(1, rounds + 1)], [fio(c, r)[0] for r in range(1, rounds + 1)]))
+    if abs(m - 1) <= 0.05:
+        verdict = "within 5%"
+    elif rounds < 2:
+        verdict = "outside 5% (one round: the noise is not measured)"
+    elif noise > abs(m - 1):
+        verdict = f"not resolved (the tools' own rounds differ by {noise:.0%})"
+    else:
+        verdict = "OUTSIDE 5%"
+    print(f"  {c:<18} {m:6.3f}  {verdict}")
 PY
