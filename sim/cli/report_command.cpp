@@ -26,8 +26,14 @@ FolderPage render_folder_page(const std::string& dir) {
       out.why = sweep_path.string() + ": not a sweep document that aisim wrote (expected \"kind\": \"sweep\")";
       return out;
     }
+    try {
+      out.html = render_sweep(doc);
+    } catch (const models::Json::exception& e) {
+      // A hand-edited document with a value of the wrong type somewhere the page reads (found by tests/fuzz).
+      out.why = sweep_path.string() + ": a value aisim cannot read (" + e.what() + ")";
+      return out;
+    }
     out.file_name = "sweep.html";
-    out.html = render_sweep(doc);
     return out;
   }
   const auto results = read_results(dir, &out.why);
@@ -44,6 +50,9 @@ FolderPage render_folder_page(const std::string& dir) {
   }
   try {
     out.html = report_page(results, csv);
+  } catch (const models::Json::exception& e) {
+    out.why = (fs::path(dir) / "results.json").string() + ": a value aisim cannot read (" + e.what() + ")";
+    return out;
   } catch (const std::runtime_error& e) {
     out.why = csv_path.string() + ":" + e.what();
     return out;

@@ -11,6 +11,7 @@ runs=${3:-}
 shift 3 2>/dev/null || shift $#
 only=("$@")
 list="$build/fuzz-targets.txt"
+here=$(cd "$(dirname "$0")" && pwd)
 [[ -f $list ]] || { echo "run-fuzz.sh: $list is missing (configure with: cmake --preset fuzz)" >&2; exit 2; }
 
 export ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:check_initialization_order=1
@@ -29,8 +30,12 @@ while read -r name seeds; do
   art="$build/artifacts/$name"
   log="$build/fuzz-$name.log"
   mkdir -p "$corpus" "$art"
+  # A dictionary of the input's tokens (dict/NAME.dict, else the JSON one) lets mutations change a value's type
+  # or unit instead of mostly breaking the syntax.
+  dict="$here/dict/$name.dict"
+  [[ -f $dict ]] || dict="$here/dict/json.dict"
   # shellcheck disable=SC2086  # the seed folders are one word each
-  "$bin" -artifact_prefix="$art/" -timeout=10 -rss_limit_mb=2048 -max_len=32768 -print_final_stats=1 \
+  "$bin" -dict="$dict" -artifact_prefix="$art/" -timeout=10 -rss_limit_mb=2048 -max_len=32768 -print_final_stats=1 \
     "${limit[@]}" "${seed[@]}" "$corpus" $seeds > "$log" 2>&1
   rc=$?
   stat() { sed -n "s/^stat::$1: *//p" "$log" | tail -1; }
