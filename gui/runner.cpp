@@ -17,7 +17,7 @@ QString default_cli_path() {
 }
 
 // One child and the folder it writes into. A cancelled run lives on, disconnected, until its child has exited:
-// removing the folder earlier could race with the child's last write.
+// removing the folder earlier could race with the child's last write. The Runner owns every run until then.
 struct Runner::Run {
   QProcess process;
   std::unique_ptr<QTemporaryDir> dir;
@@ -28,13 +28,22 @@ struct Runner::Run {
 
 Runner::Runner(QString cli_path, Callbacks callbacks) : cli_(std::move(cli_path)), callbacks_(std::move(callbacks)) {}
 
-Runner::~Runner() { cancel(); }
+Runner::~Runner() {
+  cancel();
+  // Runs whose deletion is still queued, and cancelled children still running (QProcess kills and reaps them):
+  // at exit the event loop will not get to them (LeakSanitizer found these left behind after the GUI tests).
+  runs_.clear();
+}
+
+void Runner::retire(Run* run) {
+  std::erase_if(runs_, [run](const std::unique_ptr<Run>& r) { return r.get() == run; });
+}
 
 qint64 Runner::child_pid() const { return current_ ? current_->process.processId() : 0; }
 
 void Runner::start(const QString& scenario, const QStringList& sets) {
   cancel();
-  auto* run = new Run;
+  auto* run = runs_.emplace_back(std::make_unique<Run>()).get();
   current_ = run;
   run->dir = std::make_unique<QTemporaryDir>(QDir(QDir::tempPath()).filePath("aisim-gui-XXXXXX"));
   if (!run->dir->isValid()) {
@@ -99,10 +108,10 @@ void Runner::settle(Run& run, const QString& failure) {
     dir = last_results_->path();
   }
   // The child has exited (or never started): nothing writes into its folder any more. Delete from the event loop,
-  // not from inside the QProcess signal that got us here.
+  // not from inside the QProcess signal that got us here; a call queued on reaper_ is dropped with the Runner.
   Run* doomed = &run;
   QMetaObject::invokeMethod(
-      QCoreApplication::instance(), [doomed] { delete doomed; }, Qt::QueuedConnection);
+      &reaper_, [this, doomed] { retire(doomed); }, Qt::QueuedConnection);
   if (failure.isEmpty()) {
     if (callbacks_.done)
       callbacks_.done(dir);
@@ -118,12 +127,12 @@ void Runner::cancel() {
   current_ = nullptr;
   run->process.disconnect();
   if (run->process.state() == QProcess::NotRunning) {
-    delete run;
+    retire(run);
     return;
   }
-  QObject::connect(&run->process, &QProcess::finished, [run](int, QProcess::ExitStatus) {
+  QObject::connect(&run->process, &QProcess::finished, &reaper_, [this, run](int, QProcess::ExitStatus) {
     QMetaObject::invokeMethod(
-        QCoreApplication::instance(), [run] { delete run; }, Qt::QueuedConnection);
+        &reaper_, [this, run] { retire(run); }, Qt::QueuedConnection);
   });
   run->process.kill();
 }

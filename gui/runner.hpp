@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <memory>
+#include <vector>
 
 class QTemporaryDir;
 
@@ -48,11 +49,14 @@ private:
   struct Run;
   void read_output(Run& run);
   void settle(Run& run, const QString& failure);
+  void retire(Run* run); // deletes it
 
   QString cli_;
   Callbacks callbacks_;
   Run* current_ = nullptr;
+  std::vector<std::unique_ptr<Run>> runs_; // current_, and runs waiting for their deletion
   std::unique_ptr<QTemporaryDir> last_results_;
+  QObject reaper_; // the context of queued deletions: destroyed first, so none runs after the Runner
 };
 
 } // namespace aisim::gui
