@@ -97,6 +97,10 @@ def probe(name, r):
 def fio(name, r):
     j = json.load(open(f"{work}/fio-{name}-{r}.json"))["jobs"][0]["write" if name.endswith("-write") else "read"]
     return j["iops"], j["bw_bytes"], j["clat_ns"]["percentile"]["50.000000"], j["clat_ns"]["percentile"]["99.000000"]
+def spread(x):
+    """How much one tool's own rounds differ: (max - min) / median."""
+    return (max(x) - min(x)) / statistics.median(x)
+rows = {c: ([probe(c, r) for r in range(1, rounds + 1)], [fio(c, r) for r in range(1, rounds + 1)]) for c in cases}
 metrics = [("IOPS", 0, 0.05, lambda v: f"{v:,.0f}"), ("bandwidth", 1, 0.05, lambda v: f"{v / 1e6:,.1f} MB/s"),
            ("p50 clat", 2, 0.10, lambda v: f"{v / 1e3:,.1f} us"), ("p99 clat", 3, 0.10, lambda v: f"{v / 1e3:,.1f} us")]
 print()
@@ -107,29 +111,26 @@ print()
 print("| case | metric | probe (median) | fio (median) | probe vs fio | paired range | target | noise probe / fio |")
 print("|---|---|---|---|---|---|---|---|")
 for c in cases:
-    ours = [probe(c, r) for r in range(1, rounds + 1)]
-    theirs = [fio(c, r) for r in range(1, rounds + 1)]
+    ours, theirs = rows[c]
     for label, i, tol, fmt in metrics:
         a = [x[i] for x in ours]
         b = [x[i] for x in theirs]
         d = [(x - y) / y for x, y in zip(a, b)]
         diff = statistics.median(d)
-        na = (max(a) - min(a)) / statistics.median(a)
-        nb = (max(b) - min(b)) / statistics.median(b)
+        na, nb = spread(a), spread(b)
         verdict = "within" if abs(diff) <= tol else "OUTSIDE"
         print(f"| {c} | {label} | {fmt(statistics.median(a))} | {fmt(statistics.median(b))} | {diff:+.1%} | "
               f"{min(d):+.0%} .. {max(d):+.0%} | {verdict} {tol:.0%} | {na:.0%} / {nb:.0%} |")
 print()
 print("per round, IOPS probe / fio:")
 for c in cases:
-    print(f"  {c}: " + ", ".join(f"{probe(c, r)[0]:,.0f} / {fio(c, r)[0]:,.0f}" for r in range(1, rounds + 1)))
+    print(f"  {c}: " + ", ".join(f"{x[0]:,.0f} / {y[0]:,.0f}" for x, y in zip(*rows[c])))
 print()
 print("IOPS ratio probe / fio per point (median of the rounds' paired ratios; goal 0.95 .. 1.05):")
 for c in cases:
-    ratios = [probe(c, r)[0] / fio(c, r)[0] for r in range(1, rounds + 1)]
-    m = statistics.median(ratios)
-    noise = max((max(x) - min(x)) / statistics.median(x) for x in
-                ([probe(c, r)[0] for r in range(1, rounds + 1)], [fio(c, r)[0] for r in range(1, rounds + 1)]))
+    ours, theirs = rows[c]
+    m = statistics.median([x[0] / y[0] for x, y in zip(ours, theirs)])
+    noise = max(spread([x[0] for x in ours]), spread([y[0] for y in theirs]))
     if abs(m - 1) <= 0.05:
         verdict = "within 5%"
     elif rounds < 2:
