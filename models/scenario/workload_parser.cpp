@@ -162,11 +162,14 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
         w.accept("epochs");
       // Ring all-reduce of BF16 gradients: each GPU sends (and receives) 2 (n-1)/n x 2 bytes per parameter per
       // step, about 4 bytes per parameter; without a parameter count the job declares it or sends nothing.
+      // Only a count the checkpoint's reader accepts (1 .. 1e15) makes a default; it reports the others.
       std::string allreduce_default = "0B";
       if (wj.contains("checkpoint") && wj["checkpoint"].is_object() && wj["checkpoint"].contains("parameters") &&
-          wj["checkpoint"]["parameters"].is_number())
-        allreduce_default =
-            std::to_string(static_cast<long long>(wj["checkpoint"]["parameters"].get<double>() * 4)) + "B";
+          wj["checkpoint"]["parameters"].is_number()) {
+        const double params = wj["checkpoint"]["parameters"].get<double>();
+        if (params >= 1.0 && params <= 1e15)
+          allreduce_default = std::to_string(static_cast<long long>(params * 4)) + "B";
+      }
       auto allreduce =
           w.quantity("allreduce_bytes_per_step", Dimension::bytes, allreduce_default.c_str(), Bound::non_negative);
       std::optional<Dataset> dataset;

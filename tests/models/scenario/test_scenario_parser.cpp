@@ -90,6 +90,20 @@ TEST_CASE("checkpoint size from parameters x bytes per parameter", "[scenario]")
   CHECK(r.scenario->jobs[0].checkpoint.size.value == 70e9 * 14); // fp16 weights + fp32 Adam states
 }
 
+TEST_CASE("a parameter count out of range is refused once, by the checkpoint's reader", "[scenario]") {
+  // The all-reduce default (4 bytes per parameter) is derived before the checkpoint is read; a count beyond a
+  // long long once made that conversion undefined (found by fuzz_scenario).
+  Json doc = base();
+  doc["workloads"][0]["checkpoint"].erase("size");
+  for (double params : {7e52, -5.0, 0.5}) {
+    doc["workloads"][0]["checkpoint"]["parameters"] = params;
+    const std::string e = errors_of(doc);
+    INFO(e);
+    CHECK(e.find("s.json:/workloads/0/checkpoint/parameters: ") == 0);
+    CHECK(e.find("allreduce") == std::string::npos);
+  }
+}
+
 TEST_CASE("every problem is reported, each with its pointer", "[scenario]") {
   Json doc = base();
   doc["storage"]["hot"]["port_speed"] = 400;                // bare number
