@@ -51,9 +51,11 @@ std::optional<Json> load_included_json(const std::string& rel, const std::string
   }
   Diagnostics inner(path);
   auto doc = parse_json_text(*text, inner);
-  if (doc && (!doc->is_object() || doc->value("format", "") != format))
+  // A "format" that is not a string is refused like a wrong one (Json::value would throw on its type).
+  const auto format_of = [](const Json& d) { return d.contains("format") ? d["format"] : Json(); };
+  if (doc && (!doc->is_object() || format_of(*doc) != Json(format)))
     inner.error("/format", "not an " + format + " file (expected \"" + format + "\", got " +
-                               json_excerpt(doc->is_object() ? doc->value("format", Json()) : *doc) + ")");
+                               json_excerpt(doc->is_object() ? format_of(*doc) : *doc) + ")");
   for (const auto& d : inner.items())
     diag.error(ptr, "in " + path + " at " + (d.pointer.empty() ? "/" : d.pointer) + ": " + d.message);
   if (inner.has_errors())

@@ -147,6 +147,12 @@ TEST_CASE("price sheet: a missing file or a file of another format is refused", 
   SheetDir d(other);
   auto r2 = parse_scenario(scenario(), "s.json", d.dir.string());
   CHECK_THAT(r2.diagnostics.format(false), Catch::Contains("not an aisim.prices/v1 file"));
+  // A format that is not even a string (found by fuzz_drive: it used to escape as a JSON type error).
+  other["format"] = 22222222;
+  SheetDir d3(other);
+  auto r3 = parse_scenario(scenario(), "s.json", d3.dir.string());
+  CHECK_THAT(r3.diagnostics.format(false),
+             Catch::Contains("at /format: not an aisim.prices/v1 file (expected \"aisim.prices/v1\", got 22222222)"));
 }
 
 TEST_CASE("price sheet: every shipped sheet loads, and every figure in it has a source", "[scenario]") {
