@@ -60,11 +60,20 @@ bool run_fits_in_memory(const models::Scenario& sc, const std::string& file) {
       largest = g;
   }
   const bool full = sc.simulation.fidelity == "full";
-  if (full && nodes > 256)
+  // At full, the servers of a system that can fail (and a PFS's) stay apart, so a transfer there is a flow per
+  // (leaf of a job's nodes, server), and SimGrid 3.32 walks every flow in flight at each completion
+  // (sim/engine/README.md): the cost grows with the square of that count.
+  std::string apart;
+  for (size_t s = 0; s < sc.storage.size(); ++s)
+    if (sc.storage[s].servers > 8 && (sc.storage[s].kind == "pfs" || sc.storage_can_fail(static_cast<int>(s))))
+      apart += (apart.empty() ? "\"" : ", \"") + sc.storage[s].name + "\"";
+  if (full && nodes > 256 && !apart.empty())
     std::cerr << file << ":/simulation/fidelity: warning: fidelity full with " << models::format_count(nodes)
-              << " nodes makes a flow per node and storage server for every transfer, and its cost grows about as "
-                 "nodes^1.8: expect a long run (fidelity aggregate models the same bandwidths with a flow per node "
-                 "group; --max-wall bounds the run)\n";
+              << " nodes keeps each server of " << apart
+              << " apart (they can fail, or stripe as a PFS), a flow per leaf of nodes and server for every "
+                 "transfer, and its cost grows with the square of their count: expect a long run (fidelity "
+                 "aggregate models the same bandwidths with a flow per leaf class and server group; --max-wall "
+                 "bounds the run)\n";
   const double model = estimate_model_memory_bytes(sc);
   if (have > 0 && model > kShare * have) {
     models::Scenario coarse = sc;

@@ -19,7 +19,9 @@ namespace sg4 = simgrid::s4u;
 double estimate_model_memory_bytes(const models::Scenario& sc) {
   // Peak memory of scenarios/bench/llm-16k-30d over one simulated minute: at fidelity aggregate 153 MB with 100,000
   // nodes and 1.13 GB with 1,000,000 (about 1.1 KB per fabric endpoint: node or storage server); at fidelity full
-  // 868 MB with 8,192 nodes and 64 enclosures (each transfer is a flow per node and server: about 1.5 KB a pair).
+  // 868 MB with 8,192 nodes and 64 enclosures when each transfer was a flow per node and server (about 1.5 KB a
+  // pair). Since a job's nodes on one leaf are one host at full too, this is an upper bound there (62 MB for 2,048
+  // nodes, 30 days).
   constexpr double kBase = 48e6, kPerEndpoint = 1.2e3, kPerPair = 1.5e3;
   double nodes = 0, servers = 0, widest = 0;
   for (const auto& g : sc.node_groups)
@@ -49,7 +51,7 @@ RunOutput run_simulation(const models::Scenario& sc, const ProgressCallback& on_
   RunOutput out;
   out.flow_bounds = models::storage_flow_bounds(sc, net);
   out.job_nodes.resize(sc.jobs.size());
-  for (const auto& span : place_jobs(sc, net, true)) {
+  for (const auto& span : place_jobs(sc, net)) {
     auto& jn = out.job_nodes[span.job];
     jn.group = span.group;
     for (int n = 0; n < span.count; ++n)

@@ -42,7 +42,7 @@ std::set<int> span_cuts(const models::Scenario& sc, const models::TrainingJob& j
 
 } // namespace
 
-std::vector<NodeSpan> place_jobs(const models::Scenario& sc, const models::ClusterNetwork& net, bool merge_runs) {
+std::vector<NodeSpan> place_jobs(const models::Scenario& sc, const models::ClusterNetwork& net) {
   // The parser checked that no instant needs more nodes than a group has.
   std::vector<std::vector<double>> free_from(sc.node_groups.size());
   for (size_t g = 0; g < sc.node_groups.size(); ++g)
@@ -60,7 +60,7 @@ std::vector<NodeSpan> place_jobs(const models::Scenario& sc, const models::Clust
     for (size_t a = 0; a < nodes.size();) {
       const int leaf = net.fabric.leaf_of(net.node_endpoint(g, nodes[a]));
       size_t b = a + 1;
-      while (merge_runs && b < nodes.size() && nodes[b] == nodes[b - 1] + 1 &&
+      while (b < nodes.size() && nodes[b] == nodes[b - 1] + 1 &&
              net.fabric.leaf_of(net.node_endpoint(g, nodes[b])) == leaf && !cuts.count(static_cast<int>(b)))
         ++b;
       spans.push_back({j, g, leaf, nodes[a], static_cast<int>(b - a)});
@@ -112,11 +112,11 @@ std::vector<ServerLayout> layout_storage_servers(const models::Scenario& sc, con
   for (size_t s = 0; s < sc.storage.size(); ++s) {
     const auto& sys = sc.storage[s];
     const int storage = static_cast<int>(s);
+    const bool merge = sys.kind != "pfs" && !(full && sc.storage_can_fail(storage));
     for (int e = 0; e < sys.servers;) {
       const int leaf = net.fabric.leaf_of(net.enclosure_endpoint(storage, e));
       int f = e + 1;
-      while (!full && sys.kind != "pfs" && f < sys.servers &&
-             net.fabric.leaf_of(net.enclosure_endpoint(storage, f)) == leaf)
+      while (merge && f < sys.servers && net.fabric.leaf_of(net.enclosure_endpoint(storage, f)) == leaf)
         ++f;
       const std::string name = sys.name + "-" + std::to_string(e) + (f - e > 1 ? "-" + std::to_string(f - 1) : "");
       out.push_back({name, storage, e, f - e, leaf});

@@ -13,7 +13,9 @@
 
 namespace aisim::sim {
 
-// A run of one job's nodes on one leaf (consecutive node numbers at fidelity "aggregate", one node at "full").
+// A run of one job's consecutive nodes on one leaf. They carry the same load at either fidelity (a node's links
+// carry only its job's traffic), so one host with their summed links and a flow weighted by their count shares
+// every link as their separate flows would.
 struct NodeSpan {
   int job = -1;
   int group = -1;
@@ -23,10 +25,9 @@ struct NodeSpan {
 };
 
 // Jobs take nodes in order of start time; a node frees when its job ends, so a schedule reuses it. Lowest free
-// nodes first keeps a job's nodes together under few leaves. `merge_runs` (fidelity "aggregate") joins a job's
-// consecutive nodes on one leaf into one span, except across the replica counts an inference fleet scales to: a
-// cold start loads whole spans.
-std::vector<NodeSpan> place_jobs(const models::Scenario& sc, const models::ClusterNetwork& net, bool merge_runs);
+// nodes first keeps a job's nodes together under few leaves. A job's consecutive nodes on one leaf are one span,
+// except across the replica counts an inference fleet scales to: a cold start loads whole spans.
+std::vector<NodeSpan> place_jobs(const models::Scenario& sc, const models::ClusterNetwork& net);
 
 // One node set of the platform: a span, or, where the fabric lets leaves merge, a class of distinct leaves that
 // each hold `nodes_per_leaf` nodes of one training-like job and nothing of any other (they all carry the same
@@ -46,8 +47,10 @@ struct NodeSetLayout {
 std::vector<NodeSetLayout> layout_node_sets(const models::Scenario& sc, const std::vector<NodeSpan>& spans,
                                             bool leaves_merge);
 
-// One storage server host: `count` physical servers of one system on one leaf (1 at fidelity "full"; PFS servers
-// always 1, since a checkpoint's few files may stripe over only some of them).
+// One storage server host: `count` physical servers of one system on one leaf. PFS servers always stay apart (a
+// checkpoint's few files may stripe over only some of them); at fidelity "full" so do the servers of a system
+// whose servers or drives can fail (one failing mid-transfer stalls only its own flows, and a rebuild's copies
+// cross the ports between them), while those of a system where nothing fails take the same stripes and merge.
 struct ServerLayout {
   std::string name;
   int storage = -1;

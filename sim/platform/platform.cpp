@@ -62,7 +62,7 @@ Platform build_platform(const models::Scenario& sc, const models::ClusterNetwork
 PlatformBuilder::PlatformBuilder(const models::Scenario& sc, const models::ClusterNetwork& net)
     : sc_(sc), net_(net), full_(sc.simulation.fidelity == "full"), zone_(sg4::create_full_zone("cluster")) {
   const bool leaves_merge = !full_ && (sc.network.topology == "spine_leaf" || sc.network.topology == "rail_optimized");
-  set_layout_ = layout_node_sets(sc, place_jobs(sc, net, !full_), leaves_merge);
+  set_layout_ = layout_node_sets(sc, place_jobs(sc, net), leaves_merge);
   server_layout_ = layout_storage_servers(sc, net, full_);
 }
 

@@ -14,9 +14,9 @@
 
 namespace aisim::sim {
 
-// A set of identical GPU nodes doing the same thing: one node at fidelity "full"; at fidelity "aggregate" a job's
-// nodes in one leaf, or in a class of leaves that each hold the same number of that job's nodes and nothing else
-// (one host whose NIC link carries the set's summed bandwidth). Both levels model the same bandwidths;
+// A set of identical GPU nodes doing the same thing: a job's consecutive nodes on one leaf; at fidelity "aggregate"
+// also a class of leaves that each hold the same number of that job's nodes and nothing else (one host whose NIC
+// link carries the set's summed bandwidth). Both levels model the same bandwidths;
 // tests/CMakeLists.txt checks that they agree.
 struct NodeSet {
   std::string name;
@@ -31,8 +31,8 @@ struct NodeSet {
   std::map<int, std::vector<simgrid::s4u::Disk*>> local_disks; // by storage index, for local_nvme systems
 };
 
-// A storage server: a JBOF enclosure, an active array controller, a file server or an object gateway; at fidelity
-// "aggregate", all of one system's servers on one leaf. Its disks are one per drive at fidelity "full", one
+// A storage server: a JBOF enclosure, an active array controller, a file server or an object gateway, or all of one
+// system's servers on one leaf where they take the same stripes (sim/platform/layout.hpp says when). Its disks are one per drive at fidelity "full", one
 // standing for all its drives at "aggregate" (none for object).
 struct StorageServer {
   int storage = -1;

@@ -2,6 +2,8 @@
 //   aisim_results_check contract RESULTS.json
 //   aisim_results_check same A.json B.json          identical apart from sim.wall_s
 //   aisim_results_check agree A.json B.json TOL     key metrics within a relative tolerance
+//   aisim_results_check metrics SCENARIO R.json     R's key metrics as JSON, to keep (tests/cli/golden/)
+//   aisim_results_check match KEPT.json R.json TOL  R's key metrics within a relative tolerance of those kept
 //   aisim_results_check replicas DIR N              DIR/results.json is the statistics of its N replicas' results
 #include "models/common/json_reader.hpp"
 
@@ -314,7 +316,8 @@ bool close(double a, double b, double tol) {
   return std::fabs(a - b) <= tol * std::max({std::fabs(a), std::fabs(b), 1e-12}) || std::fabs(a - b) < 1e-9;
 }
 
-int agree(const Json& a, const Json& b, double tol) {
+// The metrics two runs of one scenario are compared on: GPU time, each job's phases, each system's traffic, copies.
+std::vector<std::string> key_metrics(const Json& a) {
   std::vector<std::string> ptrs{"/gpu/utilization", "/gpu/stall/data", "/gpu/stall/checkpoint", "/gpu/stall/idle"};
   for (size_t i = 0; i < a["jobs"].size(); ++i) {
     const std::string j = "/jobs/" + std::to_string(i);
@@ -334,7 +337,11 @@ int agree(const Json& a, const Json& b, double tol) {
     const std::string m = "/movements/" + std::to_string(i);
     ptrs.insert(ptrs.end(), {m + "/count", m + "/bytes", m + "/mean_s"});
   }
-  for (const auto& p : ptrs) {
+  return ptrs;
+}
+
+int agree(const Json& a, const Json& b, double tol) {
+  for (const auto& p : key_metrics(a)) {
     const double x = a.at(Json::json_pointer(p)).get<double>();
     const double y = b.at(Json::json_pointer(p)).get<double>();
     std::printf("%-40s %14.6g %14.6g\n", p.c_str(), x, y);
@@ -342,6 +349,35 @@ int agree(const Json& a, const Json& b, double tol) {
     const bool fraction = p.find("/stall/") != std::string::npos;
     if (fraction ? std::fabs(x - y) > tol : !close(x, y, tol))
       fail(p + " differs: " + std::to_string(x) + " vs " + std::to_string(y));
+  }
+  return failures ? 1 : 0;
+}
+
+// What a run answered, to be kept (tests/cli/golden/): its key metrics, and where it has them its rebuilds' time,
+// what failures cost and the total cost.
+Json metrics(const std::string& scenario, const Json& r) {
+  std::vector<std::string> ptrs = key_metrics(r);
+  for (size_t i = 0; i < r["storage"].size(); ++i)
+    ptrs.push_back("/storage/" + std::to_string(i) + "/failures/rebuilds/time_s");
+  ptrs.insert(ptrs.end(), {"/failures/lost_usd/total", "/cost/total_usd"});
+  Json kept = Json::object();
+  for (const auto& p : ptrs)
+    if (r.contains(Json::json_pointer(p)) && r.at(Json::json_pointer(p)).is_number())
+      kept[p] = r.at(Json::json_pointer(p));
+  return Json{{"scenario", scenario}, {"fidelity", r["scenario"]["simulation"]["fidelity"]}, {"metrics", kept}};
+}
+
+// A run against what was kept: every kept metric within a relative tolerance.
+int match(const Json& kept, const Json& r, double tol) {
+  for (const auto& [p, want] : kept["metrics"].items()) {
+    const Json::json_pointer ptr(p);
+    if (!r.contains(ptr) || !r.at(ptr).is_number()) {
+      fail(p + " is missing");
+      continue;
+    }
+    const double x = want.get<double>(), y = r.at(ptr).get<double>();
+    if (!close(x, y, tol))
+      fail(p + ": kept " + Json(x).dump() + ", now " + Json(y).dump());
   }
   return failures ? 1 : 0;
 }
@@ -495,11 +531,17 @@ int main(int argc, char** argv) {
   }
   if (mode == "agree" && argc == 5)
     return agree(load(argv[2]), load(argv[3]), std::stod(argv[4]));
+  if (mode == "metrics" && argc == 4) {
+    std::printf("%s\n", metrics(argv[2], load(argv[3])).dump(2).c_str());
+    return 0;
+  }
+  if (mode == "match" && argc == 5)
+    return match(load(argv[2]), load(argv[3]), std::stod(argv[4]));
   if (mode == "replicas" && argc == 4)
     return replicas(argv[2], std::stoul(argv[3]));
   if (mode == "trace" && argc == 4)
     return trace(load(argv[2]), std::stoul(argv[3]));
   std::fprintf(stderr, "usage: aisim_results_check contract R | same A B | same-model A B | agree A B TOL | "
-                       "replicas DIR N | trace FILE MAX_EVENTS\n");
+                       "metrics SCENARIO R | match KEPT R TOL | replicas DIR N | trace FILE MAX_EVENTS\n");
   return 2;
 }

@@ -96,31 +96,14 @@ std::vector<std::string> names_of(const std::vector<ServerLayout>& servers) {
 
 } // namespace
 
-TEST_CASE("layout: fidelity full: one span and one node set per node", "[layout]") {
-  Json doc = base(4, "full");
-  doc["workloads"].push_back(job("a", 24)); // 3 of the 4 nodes
-  const Scenario sc = parse(doc);
-  const auto net = build_cluster_network(sc);
-  // Full fidelity: the builder neither joins runs nor merges leaves.
-  const auto spans = place_jobs(sc, net, false);
-  // One switch, so every node is on leaf 0; the job takes the lowest nodes, 0 to 2, one span each.
-  CHECK(spans_of(spans) == std::vector<std::array<int, 5>>{{0, 0, 0, 0, 1}, {0, 0, 0, 1, 1}, {0, 0, 0, 2, 1}});
-  const auto sets = layout_node_sets(sc, spans, false);
-  CHECK(names_of(sets) == std::vector<std::string>{"node-0", "node-1", "node-2"});
-  for (const auto& s : sets) {
-    CHECK(s.job == 0);
-    CHECK(s.nodes() == 1);
-    CHECK(s.leaves == std::vector<int>{0});
-  }
-}
-
-TEST_CASE("layout: fidelity aggregate: a job's consecutive nodes on one leaf are one span", "[layout]") {
+TEST_CASE("layout: a job's consecutive nodes on one leaf are one span", "[layout]") {
+  // Both fidelities: the nodes carry the same load, so one host with their links summed shares as they would.
   SECTION("one switch") {
     Json doc = base(4, "aggregate");
     doc["workloads"].push_back(job("a", 24));
     const Scenario sc = parse(doc);
     const auto net = build_cluster_network(sc);
-    const auto spans = place_jobs(sc, net, true);
+    const auto spans = place_jobs(sc, net);
     // Nodes 0, 1 and 2 are consecutive and share the one switch: one span of 3.
     CHECK(spans_of(spans) == std::vector<std::array<int, 5>>{{0, 0, 0, 0, 3}});
     // A single switch never merges leaves; the set is named after its first and last node.
@@ -130,14 +113,16 @@ TEST_CASE("layout: fidelity aggregate: a job's consecutive nodes on one leaf are
     CHECK(sets[0].nodes() == 3);
   }
   SECTION("a leaf boundary splits the run") {
-    Json doc = base(6, "aggregate");
+    Json doc = base(6, "full");
     doc["network"] = spine_leaf(4, 8);
     doc["workloads"].push_back(job("a", 48)); // all 6 nodes
     const Scenario sc = parse(doc);
     const auto net = build_cluster_network(sc);
-    const auto spans = place_jobs(sc, net, true);
+    const auto spans = place_jobs(sc, net);
     // 4 nodes per leaf: nodes 0-3 on leaf 0, nodes 4-5 on leaf 1.
     CHECK(spans_of(spans) == std::vector<std::array<int, 5>>{{0, 0, 0, 0, 4}, {0, 0, 1, 4, 2}});
+    // Fidelity full never merges leaves: one node set per span.
+    CHECK(names_of(layout_node_sets(sc, spans, false)) == std::vector<std::string>{"node-0-3", "node-4-5"});
   }
 }
 
@@ -149,7 +134,7 @@ TEST_CASE("layout: spine-leaf: leaves holding equal shares of one job are one no
   doc["workloads"].push_back(job("a", 144));
   const Scenario sc = parse(doc);
   const auto net = build_cluster_network(sc);
-  const auto spans = place_jobs(sc, net, true);
+  const auto spans = place_jobs(sc, net);
   CHECK(spans_of(spans) == std::vector<std::array<int, 5>>{
                                {0, 0, 0, 0, 4}, {0, 0, 1, 4, 4}, {0, 0, 2, 8, 4}, {0, 0, 3, 12, 4}, {0, 0, 4, 16, 2}});
   const auto sets = layout_node_sets(sc, spans, true);
@@ -179,7 +164,7 @@ TEST_CASE("layout: spine-leaf: a leaf shared by two jobs is never merged", "[lay
   doc["workloads"].push_back(job("b", 24));
   const Scenario sc = parse(doc);
   const auto net = build_cluster_network(sc);
-  const auto spans = place_jobs(sc, net, true);
+  const auto spans = place_jobs(sc, net);
   CHECK(spans_of(spans) == std::vector<std::array<int, 5>>{
                                {0, 0, 0, 0, 2}, {0, 0, 1, 2, 2}, {0, 0, 2, 4, 1}, {1, 0, 2, 5, 1}, {1, 0, 3, 6, 2}});
   const auto sets = layout_node_sets(sc, spans, true);
@@ -210,7 +195,7 @@ TEST_CASE("layout: a job scheduled after another on the same nodes reuses them u
   doc["workloads"].push_back(early);
   const Scenario sc = parse(doc);
   const auto net = build_cluster_network(sc);
-  const auto spans = place_jobs(sc, net, true);
+  const auto spans = place_jobs(sc, net);
   // Both hold all 4 nodes of leaf 0: "early" until 2 h, then "late" from 2 h.
   CHECK(spans_of(spans) == std::vector<std::array<int, 5>>{{1, 0, 0, 0, 4}, {0, 0, 0, 0, 4}});
   const auto sets = layout_node_sets(sc, spans, true);
@@ -235,7 +220,7 @@ TEST_CASE("layout: a later job takes the lowest nodes free at its start", "[layo
   doc["workloads"] = Json::array({lng, shrt, next});
   const Scenario sc = parse(doc);
   const auto net = build_cluster_network(sc);
-  const auto spans = place_jobs(sc, net, true);
+  const auto spans = place_jobs(sc, net);
   CHECK(spans_of(spans) == std::vector<std::array<int, 5>>{{0, 0, 0, 0, 2}, {1, 0, 0, 2, 2}, {2, 0, 0, 2, 2}});
   CHECK(names_of(layout_node_sets(sc, spans, false)) ==
         std::vector<std::string>{"node-0-1", "node-2-3", "node-2-3-next"});
@@ -262,12 +247,35 @@ TEST_CASE("layout: storage servers on one leaf merge at fidelity aggregate, PFS 
     CHECK(servers_of(servers) ==
           std::vector<std::array<int, 4>>{{0, 0, 4, 1}, {0, 4, 1, 2}, {1, 0, 1, 2}, {1, 1, 1, 2}, {1, 2, 1, 2}});
   }
-  SECTION("full") {
-    const auto servers = layout_storage_servers(sc, net, true);
-    CHECK(names_of(servers) ==
-          std::vector<std::string>{"jbof-0", "jbof-1", "jbof-2", "jbof-3", "jbof-4", "pfs-0", "pfs-1", "pfs-2"});
-    for (const auto& s : servers)
-      CHECK(s.count == 1);
+  SECTION("full, where nothing fails: the same as aggregate (the servers on a leaf take the same stripes)") {
+    CHECK(names_of(layout_storage_servers(sc, net, true)) == names_of(layout_storage_servers(sc, net, false)));
+  }
+}
+
+TEST_CASE("layout: at fidelity full, the servers of a system that can fail stay apart", "[layout]") {
+  // One failing enclosure stalls only the flows to it, and a rebuild's copies cross the ports between servers.
+  Json doc = base(4, "full");
+  doc["storage"]["jbof"]["enclosures"] = 3;
+  doc["workloads"].push_back(job("a", 32));
+  SECTION("its own failures") {
+    doc["storage"]["jbof"]["failures"] = Json::parse(R"({"drives": {"repair_time": "24h"}})");
+    const Scenario sc = parse(doc);
+    const auto net = build_cluster_network(sc);
+    CHECK(names_of(layout_storage_servers(sc, net, true)) == std::vector<std::string>{"jbof-0", "jbof-1", "jbof-2"});
+    CHECK(names_of(layout_storage_servers(sc, net, false)) == std::vector<std::string>{"jbof-0-2"});
+  }
+  SECTION("a fault domain that fails") {
+    doc["fault_domains"] = Json::parse(R"([{"name": "rack", "kind": "rack", "members": ["jbof/enclosures/0-1"],
+                                           "at": [{"time": "1h"}], "repair_time": "2h"}])");
+    const Scenario sc = parse(doc);
+    const auto net = build_cluster_network(sc);
+    CHECK(names_of(layout_storage_servers(sc, net, true)) == std::vector<std::string>{"jbof-0", "jbof-1", "jbof-2"});
+  }
+  SECTION("a fault domain declared for the exposure analysis only fails nothing") {
+    doc["fault_domains"] = Json::parse(R"([{"name": "rack", "kind": "rack", "members": ["jbof/enclosures/0-1"]}])");
+    const Scenario sc = parse(doc);
+    const auto net = build_cluster_network(sc);
+    CHECK(names_of(layout_storage_servers(sc, net, true)) == std::vector<std::string>{"jbof-0-2"});
   }
 }
 

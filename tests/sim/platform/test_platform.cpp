@@ -73,22 +73,25 @@ constexpr double kLinkLatency = 1e-6;
 
 } // namespace
 
-TEST_CASE(
-    "platform: fidelity full: a host per node and per enclosure, a disk per drive, NIC, front-end and internal links",
-    "[platform]") {
+TEST_CASE("platform: fidelity full: a host per job's nodes on a leaf and per enclosure that can fail, a disk per "
+          "drive, NIC, front-end and internal links",
+          "[platform]") {
   TestEngine t;
-  // 2 nodes with 2 x 100 Gb/s NICs and 2 local drives each; 2 enclosures of 3 drives behind a 20 GB/s PCIe switch,
-  // 2 x 100 Gb/s ports each; one switch.
+  // 2 nodes with 2 x 100 Gb/s NICs and 2 local drives each, one job on each; 2 enclosures of 3 drives behind a
+  // 20 GB/s PCIe switch, 2 x 100 Gb/s ports each, whose drives fail (so the enclosures stay apart); one switch.
   const Scenario sc = parse(R"({
     "schema_version": 1,
     "cluster": {"node_groups": [{"name": "node", "count": 2, "gpu": "H100-SXM", "nics": 2, "nic_speed": "100Gbps"}]},
     "drives": {"d": {"capacity": "8TB", "read_bandwidth": "6GB/s", "write_bandwidth": "4GB/s", "price": "$1000"}},
     "storage": {
       "jbof": {"kind": "jbof", "enclosures": 2, "drives_per_enclosure": 3, "drive": "d", "switch_uplink": "20GB/s",
-               "ports_per_enclosure": 2, "port_speed": "100Gbps"},
+               "ports_per_enclosure": 2, "port_speed": "100Gbps", "failures": {"drives": {"repair_time": "24h"}}},
       "local": {"kind": "local_nvme", "node_group": "node", "drives_per_node": 2, "drive": "d"}
     },
-    "workloads": [{"name": "a", "kind": "training", "gpus": 16, "step_time": "1s", "global_batch": 8,
+    "workloads": [{"name": "a", "kind": "training", "gpus": 8, "step_time": "1s", "global_batch": 8,
+                   "sample_size": "1MB", "dataset": {"size": "1TB", "storage": "jbof"},
+                   "checkpoint": {"size": "100GB", "interval": "10min", "storage": "jbof"}},
+                  {"name": "b", "kind": "training", "gpus": 8, "step_time": "1s", "global_batch": 8,
                    "sample_size": "1MB", "dataset": {"size": "1TB", "storage": "jbof"},
                    "checkpoint": {"size": "100GB", "interval": "10min", "storage": "jbof"}}],
     "simulation": {"duration": "1h", "fidelity": "full"}
@@ -106,7 +109,7 @@ TEST_CASE(
   CHECK(p.node_sets[0].nodes == 1);
   CHECK(p.node_sets[0].gpus == 8);
   CHECK(p.node_sets[0].fabric_peer == nullptr); // separate storage network
-  CHECK(p.node_sets_of_job == std::vector<std::vector<int>>{{0, 1}});
+  CHECK(p.node_sets_of_job == std::vector<std::vector<int>>{{0}, {1}});
   REQUIRE(p.servers.size() == 2);
   CHECK(p.servers[0].weight == 1);
   CHECK(p.servers_of_storage == std::vector<std::vector<int>>{{0, 1}, {}});
