@@ -16,7 +16,9 @@ std::vector<sg4::Disk*> create_drive_disks(sg4::Host* host, const std::string& n
   const auto& sys = sc.storage[storage];
   const models::DriveModel drive = *sys.drive;
   std::vector<sg4::Disk*> out;
-  const int disks = full ? drives : 1;
+  // At fidelity full, a disk per drive where drives can fail (a failed drive slows only its own share, and its
+  // rebuild writes to it alone); elsewhere the drives are symmetric and one disk is exact.
+  const int disks = full && sc.storage_can_fail(storage) ? drives : 1;
   const double per_disk = static_cast<double>(drives) / disks;
   for (int d = 0; d < disks; ++d) {
     auto* disk = host->create_disk(name + "-nvme" + std::to_string(d), sys.drive_read_bandwidth().value * per_disk,

@@ -5,9 +5,9 @@
 namespace aisim::sim {
 
 // A server is a host with its drives as disks, its front end (NVMe-oF or client ports) as one link, and an
-// internal limit (PCIe switch, controller) as another when the system has one. At fidelity "aggregate" the servers
-// of one system on one leaf are one host with their links and drives summed: transfers stripe evenly, so they
-// carry equal shares anyway.
+// internal limit (PCIe switch, controller) as another when the system has one. The servers of one system on one
+// leaf may be one host with their links and drives summed (sim/platform/layout.hpp says when): transfers stripe
+// evenly, so they carry equal shares anyway.
 void PlatformBuilder::add_storage_servers() {
   p_.servers_of_storage.resize(sc_.storage.size());
   p_.read_amplification.assign(sc_.storage.size(), 1.0);

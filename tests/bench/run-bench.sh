@@ -28,6 +28,27 @@ done
 printf '\n]}\n' >> "$json"
 echo "(also in $json)"
 
+# Fidelity full as nodes grow: scenarios/bench/llm-16k-30d (30 days) at 128, 512 and 2,048 nodes of 8 GPUs.
+# Goals (issue 34): 2,048 nodes in at most 60 s and 2 GiB; wall time growing at most as nodes x log(nodes).
+echo
+printf '%-26s %7s %9s %11s %9s %14s\n' full_fidelity nodes wall_s peak_MiB events wall_vs_NlogN
+prev_wall=""
+prev_n=""
+for n in 128 512 2048; do
+  name="full-$n"
+  /usr/bin/time -f '%e %M' -o "$out/$name.time" "$aisim" run scenarios/bench/llm-16k-30d.json \
+    --set /cluster/node_groups/0/count=$n --set /workloads/0/gpus=$((n * 8)) --set /simulation/fidelity=full \
+    --out "$out/$name" --progress none > "$out/$name.log"
+  read -r wall rss_kib < "$out/$name.time"
+  events=$(grep -o '"events": [0-9]*' "$out/$name/results.json" | tail -1 | awk '{print $2}')
+  # How the wall time grew from the previous row, against how n log n grew (1.0: exactly n log n; above: faster).
+  awk -v n="$n" -v w="$wall" -v m="$rss_kib" -v e="$events" -v pw="$prev_wall" -v pn="$prev_n" 'BEGIN {
+    g = (pw != "" && pw > 0) ? sprintf("%.2f", (w / pw) / ((n * log(n)) / (pn * log(pn)))) : "-"
+    printf "%-26s %7d %9.2f %11.1f %9d %14s\n", "llm-16k-30d", n, w, m / 1024, e, g }'
+  prev_wall=$wall
+  prev_n=$n
+done
+
 # The GUI: from a value typed into the parameter panel to the charts redrawn (check, child run, files, charts,
 # paint), on the default scenario, offscreen. Goal: under 0.5 s.
 gui_bench="$(dirname "$aisim")/aisim_gui_latency"

@@ -74,7 +74,7 @@ constexpr double kLinkLatency = 1e-6;
 } // namespace
 
 TEST_CASE("platform: fidelity full: a host per job's nodes on a leaf and per enclosure that can fail, a disk per "
-          "drive, NIC, front-end and internal links",
+          "drive that can fail, NIC, front-end and internal links",
           "[platform]") {
   TestEngine t;
   // 2 nodes with 2 x 100 Gb/s NICs and 2 local drives each, one job on each; 2 enclosures of 3 drives behind a
@@ -115,14 +115,13 @@ TEST_CASE("platform: fidelity full: a host per job's nodes on a leaf and per enc
   CHECK(p.servers_of_storage == std::vector<std::vector<int>>{{0, 1}, {}});
   CHECK(p.metadata_host == std::vector<sg4::Host*>{nullptr, nullptr});
 
-  // Node-local drives: one disk per drive, named after the node and the system.
+  // Node-local drives, where nothing fails: one disk for both, named after the node and the system.
   const auto local = host(e, "node-1")->get_disks();
-  REQUIRE(local.size() == 2);
+  REQUIRE(local.size() == 1);
   CHECK(local[0]->get_name() == "node-1-local-nvme0");
-  CHECK(local[1]->get_name() == "node-1-local-nvme1");
-  CHECK(local[0]->get_read_bandwidth() == Approx(6e9));
-  CHECK(local[0]->get_write_bandwidth() == Approx(4e9));
-  CHECK(p.node_sets[1].local_disks.at(1).size() == 2);
+  CHECK(local[0]->get_read_bandwidth() == Approx(2 * 6e9));
+  CHECK(local[0]->get_write_bandwidth() == Approx(2 * 4e9));
+  CHECK(p.node_sets[1].local_disks.at(1).size() == 1);
   // An enclosure's 3 drives: one disk each at one drive's bandwidth.
   const auto disks = host(e, "jbof-1")->get_disks();
   REQUIRE(disks.size() == 3);
