@@ -49,6 +49,29 @@ for n in 128 512 2048; do
   prev_n=$n
 done
 
+# A multi-tenant cluster's year at fidelity aggregate (tests/bench/cluster_scenario.py: three node groups, pre-training
+# runs, fine-tuning lanes, weekly preprocessing, two inference fleets scaling twice a day, three tiers, node, drive,
+# enclosure and controller failures) over 10k/30k/100k GPUs x 30/90/365 days. Goals (issue 34): 100,000 GPUs for
+# 365 days in at most 10 s and 1 GiB; wall time linear in GPUs x days. Each row stops at BENCH_CLUSTER_MAX_WALL
+# (default 5min; sim_days then shows how far it got).
+echo
+printf '%-26s %7s %9s %9s %11s %9s %16s\n' cluster_mix GPUs sim_days wall_s peak_MiB events us_per_GPU_day
+for gpus in 10000 30000 100000; do
+  for days in 30 90 365; do
+    name="cluster-$((gpus / 1000))k-${days}d"
+    python3 tests/bench/cluster_scenario.py "$gpus" "$days" "$PWD/scenarios/drives" > "$out/$name.json"
+    /usr/bin/time -f '%e %M' -o "$out/$name.time" "$aisim" run "$out/$name.json" --out "$out/$name" \
+      --progress none --max-wall "${BENCH_CLUSTER_MAX_WALL:-5min}" > "$out/$name.log" 2>&1 || true
+    read -r wall rss_kib < "$out/$name.time"
+    results="$out/$name/results.json"
+    simulated=$(grep -o '"simulated_s": [0-9.e+]*' "$results" | tail -1 | awk '{print $2}')
+    events=$(grep -o '"events": [0-9]*' "$results" | tail -1 | awk '{print $2}')
+    awk -v n="$name" -v g="$gpus" -v s="$simulated" -v w="$wall" -v m="$rss_kib" -v e="$events" 'BEGIN {
+      printf "%-26s %7d %9.1f %9.2f %11.1f %9d %16.3f\n", n, g, s / 86400, w, m / 1024, e,
+        (s > 0 ? w / (g * s / 86400) * 1e6 : 0) }'
+  done
+done
+
 # The GUI: from a value typed into the parameter panel to the charts redrawn (check, child run, files, charts,
 # paint), on the default scenario, offscreen. Goal: under 0.5 s.
 gui_bench="$(dirname "$aisim")/aisim_gui_latency"
