@@ -63,7 +63,8 @@ std::vector<NodeSpan> place_jobs(const models::Scenario& sc, const models::Clust
       while (b < nodes.size() && nodes[b] == nodes[b - 1] + 1 &&
              net.fabric.leaf_of(net.node_endpoint(g, nodes[b])) == leaf && !cuts.count(static_cast<int>(b)))
         ++b;
-      spans.push_back({j, g, leaf, nodes[a], static_cast<int>(b - a)});
+      const auto band = std::distance(cuts.begin(), cuts.upper_bound(static_cast<int>(a)));
+      spans.push_back({j, g, leaf, nodes[a], static_cast<int>(b - a), static_cast<int>(band)});
       a = b;
     }
   }
@@ -79,16 +80,15 @@ std::vector<NodeSetLayout> layout_node_sets(const models::Scenario& sc, const st
   for (const auto& sp : spans) {
     const bool exclusive = leaves_merge && jobs_on_leaf[sp.leaf].size() == 1;
     // A class holds each leaf once: its uplink link stands for one uplink per leaf, and the spans a job's node list
-    // breaks into on one leaf (a schedule's gaps) need not carry the same load. An inference fleet's spans never
-    // merge: a cold start loads some of them and not others.
-    const bool mergeable = exclusive && sc.jobs[sp.job].kind != "inference";
+    // breaks into on one leaf (a schedule's gaps) need not carry the same load. An inference fleet's spans merge
+    // only within a replica-count band: a cold start loads whole bands, so a class is loaded all at once or not.
     auto it = std::find_if(sets.begin(), sets.end(), [&](const NodeSetLayout& c) {
-      return mergeable && c.job == sp.job && c.nodes_per_leaf == sp.count &&
+      return exclusive && c.job == sp.job && c.band == sp.band && c.nodes_per_leaf == sp.count &&
              jobs_on_leaf[c.leaves.front()].size() == 1 &&
              std::find(c.leaves.begin(), c.leaves.end(), sp.leaf) == c.leaves.end();
     });
     if (it == sets.end())
-      it = sets.insert(sets.end(), NodeSetLayout{"", sp.job, sp.group, sp.count, {}, {}});
+      it = sets.insert(sets.end(), NodeSetLayout{"", sp.job, sp.group, sp.count, sp.band, {}, {}});
     it->leaves.push_back(sp.leaf);
     it->first_nodes.push_back(sp.first);
   }

@@ -22,6 +22,9 @@ struct NodeSpan {
   int leaf = -1;
   int first = 0; // the first node's number in its group
   int count = 0;
+  // An inference fleet's replica-count band: the span lies between the same two replica counts its scale events
+  // reach (0 for other jobs). A cold start loads whole bands.
+  int band = 0;
 };
 
 // Jobs take nodes in order of start time; a node frees when its job ends, so a schedule reuses it. Lowest free
@@ -37,6 +40,7 @@ struct NodeSetLayout {
   int job = -1;
   int group = -1;
   int nodes_per_leaf = 0;
+  int band = 0;
   std::vector<int> leaves;
   std::vector<int> first_nodes; // the first node of the job on each leaf, for names
   int nodes() const { return nodes_per_leaf * static_cast<int>(leaves.size()); }

@@ -155,6 +155,29 @@ TEST_CASE("layout: spine-leaf: leaves holding equal shares of one job are one no
         std::vector<std::string>{"node-0-3", "node-4-7", "node-8-11", "node-12-15", "node-16-17"});
 }
 
+TEST_CASE("layout: spine-leaf: an inference fleet's leaves merge within a replica-count band only", "[layout]") {
+  // 8 nodes, 2 per leaf, one fleet of 8-GPU replicas on all of them that scales between 2 and 6 replicas: a cold
+  // start loads nodes 2-5 or 0-1 (and 6-7 never), so the spans break at nodes 2 and 6 and only leaves 1 and 2 (both
+  // in the band of nodes 2-5) carry the same load at every moment.
+  Json doc = base(8, "aggregate");
+  doc["network"] = spine_leaf(2, 8);
+  doc["workloads"].push_back(Json::parse(R"({"name": "serve", "kind": "inference", "gpus": 64, "gpus_per_replica": 8,
+    "model": {"size": "100GB", "storage": "jbof"}, "scale": [{"at": "0s", "replicas": 2}, {"at": "1h", "replicas": 6},
+    {"at": "2h", "replicas": 2}]})"));
+  const Scenario sc = parse(doc);
+  const auto net = build_cluster_network(sc);
+  const auto spans = place_jobs(sc, net);
+  CHECK(spans_of(spans) ==
+        std::vector<std::array<int, 5>>{{0, 0, 0, 0, 2}, {0, 0, 1, 2, 2}, {0, 0, 2, 4, 2}, {0, 0, 3, 6, 2}});
+  std::vector<int> bands;
+  for (const auto& sp : spans)
+    bands.push_back(sp.band);
+  CHECK(bands == std::vector<int>{0, 1, 1, 2});
+  // Node sets keep the fleet's node order, which cold starts count GPUs along.
+  CHECK(names_of(layout_node_sets(sc, spans, true)) ==
+        std::vector<std::string>{"node-0-1", "node-2-5-x2-leaves", "node-6-7"});
+}
+
 TEST_CASE("layout: spine-leaf: a leaf shared by two jobs is never merged", "[layout]") {
   // 8 nodes, 2 per leaf. Job a takes nodes 0-4 (leaves 0, 1 and half of 2), job b nodes 5-7 (the rest of
   // leaf 2 and leaf 3).
