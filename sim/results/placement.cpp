@@ -293,8 +293,9 @@ std::string format_placement(const Json& r) {
     char b[32];
     if (p <= 0)
       return std::string("0");
+    // Two significant digits below 10 %, three above (%.2g printed a certain loss as "1e+02 %").
     if (p >= 0.001)
-      std::snprintf(b, sizeof b, "%.2g %%", 100 * p);
+      std::snprintf(b, sizeof b, 100 * p < 10 ? "%.2g %%" : "%.3g %%", 100 * p);
     else
       std::snprintf(b, sizeof b, "1 in %s", models::format_count(1 / p).c_str());
     return std::string(b);
