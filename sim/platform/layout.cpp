@@ -1,6 +1,7 @@
 #include "sim/platform/layout.hpp"
 
 #include <algorithm>
+#include <array>
 #include <map>
 
 namespace aisim::sim {
@@ -73,24 +74,35 @@ std::vector<NodeSpan> place_jobs(const models::Scenario& sc, const models::Clust
 
 std::vector<NodeSetLayout> layout_node_sets(const models::Scenario& sc, const std::vector<NodeSpan>& spans,
                                             bool leaves_merge) {
-  std::map<int, std::set<int>> jobs_on_leaf;
-  for (const auto& sp : spans)
-    jobs_on_leaf[sp.leaf].insert(sp.job);
+  // A leaf's spans as (job, band, nodes), in span order: leaves with the same list carry the same load throughout.
+  using Part = std::array<int, 3>;
+  std::map<int, std::vector<Part>> parts_on_leaf;
+  std::vector<int> nth(spans.size()); // the span's place among equal parts on its leaf
+  for (size_t i = 0; i < spans.size(); ++i) {
+    const auto& sp = spans[i];
+    auto& parts = parts_on_leaf[sp.leaf];
+    const Part part{sp.job, sp.band, sp.count};
+    nth[i] = static_cast<int>(std::count(parts.begin(), parts.end(), part));
+    parts.push_back(part);
+  }
+  std::map<std::vector<Part>, int> leaf_classes;
+  // (leaf class, job, band, nodes, which of equal parts) -> set
+  std::map<std::array<int, 5>, size_t> set_of;
   std::vector<NodeSetLayout> sets;
-  for (const auto& sp : spans) {
-    const bool exclusive = leaves_merge && jobs_on_leaf[sp.leaf].size() == 1;
-    // A class holds each leaf once: its uplink link stands for one uplink per leaf, and the spans a job's node list
-    // breaks into on one leaf (a schedule's gaps) need not carry the same load. An inference fleet's spans merge
-    // only within a replica-count band: a cold start loads whole bands, so a class is loaded all at once or not.
-    auto it = std::find_if(sets.begin(), sets.end(), [&](const NodeSetLayout& c) {
-      return exclusive && c.job == sp.job && c.band == sp.band && c.nodes_per_leaf == sp.count &&
-             jobs_on_leaf[c.leaves.front()].size() == 1 &&
-             std::find(c.leaves.begin(), c.leaves.end(), sp.leaf) == c.leaves.end();
-    });
-    if (it == sets.end())
-      it = sets.insert(sets.end(), NodeSetLayout{"", sp.job, sp.group, sp.count, sp.band, {}, {}});
-    it->leaves.push_back(sp.leaf);
-    it->first_nodes.push_back(sp.first);
+  for (size_t i = 0; i < spans.size(); ++i) {
+    const auto& sp = spans[i];
+    if (!leaves_merge) {
+      sets.push_back(NodeSetLayout{"", sp.job, sp.group, sp.count, sp.band, static_cast<int>(sets.size()), {sp.leaf},
+                                   {sp.first}});
+      continue;
+    }
+    const int cls = leaf_classes.emplace(parts_on_leaf[sp.leaf], static_cast<int>(leaf_classes.size())).first->second;
+    // Each set holds each of its leaves once: a job with two equal spans on a leaf has two sets there.
+    auto [it, added] = set_of.emplace(std::array<int, 5>{cls, sp.job, sp.band, sp.count, nth[i]}, sets.size());
+    if (added)
+      sets.push_back(NodeSetLayout{"", sp.job, sp.group, sp.count, sp.band, cls, {}, {}});
+    sets[it->second].leaves.push_back(sp.leaf);
+    sets[it->second].first_nodes.push_back(sp.first);
   }
   std::set<std::string> names;
   for (auto& c : sets) {

@@ -33,14 +33,18 @@ struct NodeSpan {
 std::vector<NodeSpan> place_jobs(const models::Scenario& sc, const models::ClusterNetwork& net);
 
 // One node set of the platform: a span, or, where the fabric lets leaves merge, a class of distinct leaves that
-// each hold `nodes_per_leaf` nodes of one training-like job and nothing of any other (they all carry the same
-// load; spine-leaf and rail fabrics only: a fat tree's pods would have to merge too).
+// each hold `nodes_per_leaf` nodes of one job (spine-leaf and rail fabrics only: a fat tree's pods would have to
+// merge too). Leaves merge where they hold the same spans over the whole period: the same jobs, each with as many
+// nodes (and an inference fleet's in the same band). Such leaves carry the same load at every moment, whatever the
+// schedule, so each job's spans on them are one set, and all the sets on them share one link standing for their
+// uplinks (`leaf_class`): back-to-back runs on the same nodes merge as a lone job does.
 struct NodeSetLayout {
   std::string name;
   int job = -1;
   int group = -1;
   int nodes_per_leaf = 0;
   int band = 0;
+  int leaf_class = -1; // sets with the same leaf_class lie on the same leaves and share their uplinks
   std::vector<int> leaves;
   std::vector<int> first_nodes; // the first node of the job on each leaf, for names
   int nodes() const { return nodes_per_leaf * static_cast<int>(leaves.size()); }

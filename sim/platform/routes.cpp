@@ -8,19 +8,24 @@ namespace sg4 = simgrid::s4u;
 using Dir = sg4::LinkInRoute::Direction;
 
 // Switch-level links are bundles of equal-cost cables (models/hardware/fabric.hpp). A merged class of GPU leaves
-// gets one link standing for all their uplinks.
+// gets one link standing for all their uplinks, shared by every node set on those leaves (named after the first).
 void PlatformBuilder::add_fabric_links() {
   for (const auto& l : net_.fabric.links())
     fabric_links_.push_back(create_link(l.name, l.capacity_Bps)->seal());
   class_uplinks_.assign(p_.node_sets.size(), nullptr);
+  std::map<int, sg4::Link*> by_class;
   for (size_t n = 0; n < p_.node_sets.size(); ++n) {
     const auto& c = set_layout_[n];
     if (c.leaves.size() < 2)
       continue;
-    double capacity = 0;
-    for (int leaf : c.leaves)
-      capacity += net_.fabric.links()[net_.fabric.uplink_of(leaf)].capacity_Bps;
-    class_uplinks_[n] = create_link(p_.node_sets[n].name + "-uplinks", capacity)->seal();
+    auto& link = by_class[c.leaf_class];
+    if (!link) {
+      double capacity = 0;
+      for (int leaf : c.leaves)
+        capacity += net_.fabric.links()[net_.fabric.uplink_of(leaf)].capacity_Bps;
+      link = create_link(p_.node_sets[n].name + "-uplinks", capacity)->seal();
+    }
+    class_uplinks_[n] = link;
   }
 }
 

@@ -223,7 +223,7 @@ TEST_CASE("layout: a job scheduled after another on the same nodes reuses them u
   CHECK(spans_of(spans) == std::vector<std::array<int, 5>>{{1, 0, 0, 0, 4}, {0, 0, 0, 0, 4}});
   const auto sets = layout_node_sets(sc, spans, true);
   REQUIRE(sets.size() == 2);
-  // Two jobs on leaf 0 (at different times): not exclusive, so no class; the second name clashes with the first
+  // Two jobs on leaf 0 (at different times), each a set on its one leaf; the second name clashes with the first
   // and takes its job's name.
   CHECK(sets[0].name == "node-0-3");
   CHECK(sets[0].job == 1);
@@ -365,4 +365,43 @@ TEST_CASE("layout: copy routes: promotion to the validated tier and its replica,
   // Promotion hot -> protected, the validated replica protected -> cold; production is on protected too, so no
   // protected -> protected route.
   CHECK(copy_routes(sc) == std::set<std::pair<size_t, size_t>>{{hot, prot}, {prot, cold}});
+}
+
+TEST_CASE("layout: spine-leaf: runs that follow one another on the same leaves merge, sharing the leaves' uplinks",
+          "[layout]") {
+  // 12 nodes, 4 per leaf. run-1 holds nodes 0-7 (leaves 0 and 1) for 2 h, run-2 the same nodes after it, and
+  // "other" nodes 8-11 all along; run-3 (from 4 h) takes nodes 0-5 only: 4 on leaf 0, 2 on leaf 1.
+  Json doc = base(12, "aggregate");
+  doc["network"] = spine_leaf(4, 8);
+  for (int k = 0; k < 3; ++k) {
+    Json run = job("run-" + std::to_string(k + 1), k < 2 ? 64 : 48);
+    run["start"] = std::to_string(2 * k) + "h";
+    run["duration"] = "2h";
+    doc["workloads"].push_back(run);
+  }
+  doc["workloads"].push_back(job("other", 32));
+  const Scenario sc = parse(doc);
+  const auto spans = place_jobs(sc, build_cluster_network(sc));
+  CHECK(spans_of(spans) == std::vector<std::array<int, 5>>{{0, 0, 0, 0, 4},
+                                                           {0, 0, 1, 4, 4},
+                                                           {3, 0, 2, 8, 4},
+                                                           {1, 0, 0, 0, 4},
+                                                           {1, 0, 1, 4, 4},
+                                                           {2, 0, 0, 0, 4},
+                                                           {2, 0, 1, 4, 2}});
+  // Leaves 0 and 1 hold different spans over the period (run-3's 4 nodes on one, 2 on the other): nothing merges.
+  CHECK(names_of(layout_node_sets(sc, spans, true)) ==
+        std::vector<std::string>{"node-0-3", "node-4-7", "node-8-11", "node-0-3-run-2", "node-4-7-run-2",
+                                 "node-0-3-run-3", "node-4-5"});
+  // Without run-3 they hold the same (run-1's 4 nodes, then run-2's): each run is one set over both leaves, and the
+  // two sets are one leaf class, so one link stands for the two leaves' uplinks, shared by both runs.
+  doc["workloads"].erase(2);
+  const Scenario two = parse(doc);
+  const auto merged = layout_node_sets(two, place_jobs(two, build_cluster_network(two)), true);
+  CHECK(names_of(merged) == std::vector<std::string>{"node-0-7-x2-leaves", "node-8-11", "node-0-7-x2-leaves-run-2"});
+  REQUIRE(merged.size() == 3);
+  CHECK(merged[0].leaves == std::vector<int>{0, 1});
+  CHECK(merged[2].leaves == std::vector<int>{0, 1});
+  CHECK(merged[0].leaf_class == merged[2].leaf_class);
+  CHECK(merged[1].leaf_class != merged[0].leaf_class);
 }

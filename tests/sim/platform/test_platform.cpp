@@ -243,6 +243,43 @@ TEST_CASE(
         Names{"jbof-0-1-front-end_UP", "storageleaf3-uplinks_UP", "leaf2-uplinks_DOWN", "node-8-9-nic_DOWN"});
 }
 
+TEST_CASE("platform: fidelity aggregate: runs that follow one another on the same leaves share one uplink link",
+          "[platform]") {
+  TestEngine t;
+  // 8 nodes, 4 per leaf: run-1 holds all of them for the first hour, run-2 for the second. Each run is one set over
+  // both leaves; both cross the same link for the leaves' uplinks (a run's last phase may overlap the next one's
+  // start, and then they share it as their nodes would share each leaf's uplinks).
+  const Scenario sc = parse(R"({
+    "schema_version": 1,
+    "cluster": {"node_groups": [{"name": "node", "count": 8, "gpu": "H100-SXM", "nics": 2, "nic_speed": "100Gbps"}]},
+    "network": {"topology": "spine_leaf", "nodes_per_leaf": 4, "enclosures_per_leaf": 2, "spines": 2,
+                "oversubscription": 2},
+    "drives": {"d": {"capacity": "8TB", "read_bandwidth": "6GB/s", "write_bandwidth": "4GB/s", "price": "$1000"}},
+    "storage": {"jbof": {"kind": "jbof", "enclosures": 2, "drives_per_enclosure": 3, "drive": "d",
+                         "ports_per_enclosure": 2, "port_speed": "100Gbps"}},
+    "workloads": [
+      {"name": "run-1", "kind": "training", "gpus": 64, "duration": "1h", "step_time": "1s", "global_batch": 8,
+       "sample_size": "1MB", "dataset": {"size": "1TB", "storage": "jbof"},
+       "checkpoint": {"size": "100GB", "interval": "10min", "storage": "jbof"}},
+      {"name": "run-2", "kind": "training", "gpus": 64, "start": "1h", "step_time": "1s", "global_batch": 8,
+       "sample_size": "1MB", "dataset": {"size": "1TB", "storage": "jbof"},
+       "checkpoint": {"size": "100GB", "interval": "10min", "storage": "jbof"}}],
+    "simulation": {"duration": "2h"}
+  })");
+  const auto p = aisim::sim::build_platform(sc, build_cluster_network(sc));
+  const auto& e = t.engine;
+  REQUIRE(p.node_sets.size() == 2);
+  CHECK(p.node_sets[0].name == "node-0-7-x2-leaves");
+  CHECK(p.node_sets[1].name == "node-0-7-x2-leaves-run-2");
+  CHECK(e.link_by_name_or_null("node-0-7-x2-leaves-run-2-uplinks_UP") == nullptr);
+  CHECK(bandwidth(e, "node-0-7-x2-leaves-uplinks_UP") == Approx(2 * 4 * 2 * 100 * kGbps / 2));
+  CHECK(route(e, "node-0-7-x2-leaves-run-2", "jbof-0-1") == Names{"node-0-7-x2-leaves-run-2-nic_UP",
+                                                                  "node-0-7-x2-leaves-uplinks_UP",
+                                                                  "storageleaf2-uplinks_DOWN",
+                                                                  "jbof-0-1-front-end_DOWN"});
+  CHECK(route(e, "node-0-7-x2-leaves", "jbof-0-1")[1] == "node-0-7-x2-leaves-uplinks_UP");
+}
+
 TEST_CASE("platform: PFS servers stay apart at fidelity aggregate, with their internal limits and one metadata host",
           "[platform]") {
   TestEngine t;
