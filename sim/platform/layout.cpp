@@ -85,7 +85,11 @@ std::vector<NodeSetLayout> layout_node_sets(const models::Scenario& sc, const st
     nth[i] = static_cast<int>(std::count(parts.begin(), parts.end(), part));
     parts.push_back(part);
   }
-  std::map<std::vector<Part>, int> leaf_classes;
+  // Leaves with the same list are one class; each list is looked up once per leaf, not once per span.
+  std::map<std::vector<Part>, int> classes;
+  std::map<int, int> class_of_leaf;
+  for (const auto& [leaf, parts] : parts_on_leaf)
+    class_of_leaf[leaf] = classes.emplace(parts, static_cast<int>(classes.size())).first->second;
   // (leaf class, job, band, nodes, which of equal parts) -> set
   std::map<std::array<int, 5>, size_t> set_of;
   std::vector<NodeSetLayout> sets;
@@ -96,7 +100,7 @@ std::vector<NodeSetLayout> layout_node_sets(const models::Scenario& sc, const st
                                    {sp.first}});
       continue;
     }
-    const int cls = leaf_classes.emplace(parts_on_leaf[sp.leaf], static_cast<int>(leaf_classes.size())).first->second;
+    const int cls = class_of_leaf[sp.leaf];
     // Each set holds each of its leaves once: a job with two equal spans on a leaf has two sets there.
     auto [it, added] = set_of.emplace(std::array<int, 5>{cls, sp.job, sp.band, sp.count, nth[i]}, sets.size());
     if (added)
