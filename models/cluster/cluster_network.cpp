@@ -3,6 +3,7 @@
 #include "models/cluster/drive_load.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace aisim::models {
 
@@ -28,6 +29,28 @@ ClusterNetwork build_cluster_network(const Scenario& sc) {
   std::vector<int> first_node, first_enclosure;
   auto eps = endpoints_of(sc, first_node, first_enclosure);
   return ClusterNetwork{Fabric(sc.network, std::move(eps)), std::move(first_node), std::move(first_enclosure)};
+}
+
+double ClusterNetwork::switch_bound_Bps(int storage, int servers, const std::vector<int>& sinks) const {
+  // One sink per distinct (leaf, ports, kind): the others reach the same switches through cables that never bind.
+  SwitchBoundKey key{storage, {}};
+  std::vector<int> representatives;
+  std::map<std::tuple<int, int, int>, int> seen;
+  for (const int e : sinks) {
+    const auto& ep = fabric.endpoints()[e];
+    if (seen.emplace(std::tuple{fabric.leaf_of(e), ep.ports, static_cast<int>(ep.kind)}, e).second)
+      representatives.push_back(e);
+  }
+  for (const auto& [k, e] : seen)
+    key.second.push_back(k);
+  if (const auto it = switch_bounds.find(key); it != switch_bounds.end())
+    return it->second;
+  std::vector<std::pair<int, double>> sources;
+  for (int e = 0; e < servers; ++e)
+    sources.emplace_back(enclosure_endpoint(storage, e), std::numeric_limits<double>::infinity());
+  const double bound = fabric.max_flow_Bps(sources, representatives, true);
+  switch_bounds.emplace(std::move(key), bound);
+  return bound;
 }
 
 std::vector<FlowBound> storage_flow_bounds(const Scenario& sc, const ClusterNetwork& net) {

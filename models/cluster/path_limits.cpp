@@ -40,11 +40,8 @@ double drive_rate(const Scenario& sc, int storage, IoOp op) {
 // The switches between some storage servers and some endpoints alone, when they limit at all.
 void add_fabric(std::vector<TierLimit>& out, const Scenario& sc, const ClusterNetwork& net, int storage,
                 const std::vector<int>& sinks, double amp) {
-  std::vector<std::pair<int, double>> sources;
-  for (int e = 0; e < sc.storage[storage].servers; ++e)
-    sources.emplace_back(net.enclosure_endpoint(storage, e), std::numeric_limits<double>::infinity());
   // Cables are full duplex with equal capacity both ways: one max flow serves both directions.
-  if (const double fabric = net.fabric.max_flow_Bps(sources, sinks, true); std::isfinite(fabric))
+  if (const double fabric = net.switch_bound_Bps(storage, sc.storage[storage].servers, sinks); std::isfinite(fabric))
     out.push_back({"fabric", "fabric (" + sc.network.topology + ")", fabric / amp, "max flow between the switches"});
 }
 

@@ -6,6 +6,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <limits>
+#include <set>
 #include <string>
 
 using namespace aisim::models;
@@ -123,6 +125,39 @@ TEST_CASE("a spine-leaf fabric is its own tier; synchronous replication adds its
   const auto r = path_limits(sc, net, query(IoOp::read));
   for (const auto& t : r)
     CHECK(t.tier != "replica_target");
+}
+
+TEST_CASE("the switches' bound is one max flow per set of leaves, the same as to every node", "[path_limits]") {
+  const std::string jbof = R"("s": {"kind": "jbof", "enclosures": 6, "drives_per_enclosure": 8, "drive": "d",
+                                   "ports_per_enclosure": 2, "port_speed": "100Gbps"})";
+  for (const std::string network :
+       {R"("topology": "spine_leaf", "nodes_per_leaf": 4, "enclosures_per_leaf": 2, "spines": 2, "oversubscription": 3)",
+        R"("topology": "rail_optimized", "nodes_per_leaf": 4, "enclosures_per_leaf": 4, "spines": 2,
+           "oversubscription": 2)",
+        R"("topology": "fat_tree", "k": 6, "link_speed": "100Gbps")"}) {
+    INFO(network);
+    const auto sc = parse(jbof, R"(, "network": {)" + network + "}", 12);
+    const auto net = build_cluster_network(sc);
+    std::vector<std::pair<int, double>> servers;
+    for (int e = 0; e < 6; ++e)
+      servers.emplace_back(net.enclosure_endpoint(0, e), std::numeric_limits<double>::infinity());
+    // Node sets over one leaf, two, and all of them; the second of each pair asks again on the same leaves.
+    const std::vector<std::vector<int>> sets{{0, 1}, {2, 3}, {0, 5}, {1, 4, 6}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}};
+    std::set<std::set<int>> leaf_sets;
+    for (const auto& nodes : sets) {
+      std::vector<int> sinks;
+      std::set<int> leaves;
+      for (int n : nodes) {
+        sinks.push_back(net.node_endpoint(0, n));
+        leaves.insert(net.fabric.leaf_of(sinks.back()));
+      }
+      leaf_sets.insert(leaves);
+      CHECK(net.switch_bound_Bps(0, 6, sinks) == net.fabric.max_flow_Bps(servers, sinks, true));
+    }
+    // Sets on the same leaves (edge switches) share one max flow.
+    CHECK(net.switch_bounds.size() == leaf_sets.size());
+    CHECK(leaf_sets.size() < sets.size());
+  }
 }
 
 TEST_CASE("a copy between systems: source ports, the destination's tiers, source drives only for data at rest",
