@@ -106,7 +106,16 @@ Transfer Transfer::replicate(const models::Scenario& sc, const Platform& platfor
   const auto& dst = platform.servers_of_storage[to];
   const Stripes src_stripes(platform, from), dst_stripes(platform, to);
   const double src_total = src_stripes.total, dst_total = dst_stripes.total;
-  // A copy within one system (a validated model cloned for production on the same array) stays in its servers.
+  // A copy within one system (a validated model cloned for production on the same array) stays in its servers:
+  // each copies its own share through itself (its controller, or its ports out and back in), which the platform's
+  // route from the server to itself holds (sim/platform/routes.cpp).
+  if (from == to)
+    for (int a : src) {
+      const auto size = static_cast<uint64_t>(std::llround(bytes * src_stripes.of(a) / src_total));
+      if (size > 0 && platform.servers[a].copies_within)
+        t.comms_.push_back(send_weighted(platform.servers[a].host, platform.servers[a].host, size,
+                                         static_cast<double>(src_stripes.of(a))));
+    }
   for (int a : from == to ? std::vector<int>{} : src)
     for (int b : dst) {
       const double share = src_stripes.of(a) / src_total * dst_stripes.of(b) / dst_total;

@@ -147,7 +147,7 @@ std::set<std::pair<size_t, size_t>> copy_routes(const models::Scenario& sc) {
   auto add = [&](const std::string& from, const std::string& to) {
     const auto* a = sc.find_storage(from);
     const auto* b = sc.find_storage(to);
-    if (a && b && a != b && a->kind != "local_nvme" && b->kind != "local_nvme")
+    if (a && b && a->kind != "local_nvme" && b->kind != "local_nvme")
       routes.emplace(a - sc.storage.data(), b - sc.storage.data());
   };
   for (const auto& sys : sc.storage)

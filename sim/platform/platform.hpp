@@ -44,6 +44,9 @@ struct StorageServer {
   simgrid::s4u::SplitDuplexLink* internal = nullptr; // none without an internal limit
   double front_end_Bps = 0, internal_read_Bps = 0, internal_write_Bps = 0;
   std::vector<std::pair<double, double>> disk_Bps; // read, write; by disk
+  // Whether a copy within its system passes through it host-to-itself (sim/platform/routes.cpp): its internal limit
+  // (an array's controllers) or its ports out and back in; false where nothing of it bounds such a copy.
+  bool copies_within = false;
   // Of its `weight` physical servers, those serving now. Failures change it while the platform is otherwise
   // fixed; new transfers stripe over serving servers only (a failed enclosure takes no new stripes).
   mutable int serving = 1;

@@ -97,7 +97,8 @@ void PlatformBuilder::add_node_routes() {
 // of the target. Within a system that protects data across its servers and can fail, rebuilds read from the
 // servers of a stripe group and write to the one rebuilt.
 void PlatformBuilder::add_copy_routes() {
-  auto routes = copy_routes(sc_);
+  const auto within = copy_routes(sc_);
+  auto routes = within;
   for (size_t s = 0; s < sc_.storage.size(); ++s) {
     const auto& sys = sc_.storage[s];
     if (sc_.storage_can_fail(static_cast<int>(s)) && sys.protection.parity > 0 &&
@@ -107,14 +108,27 @@ void PlatformBuilder::add_copy_routes() {
   for (const auto& [s, t] : routes)
     for (int a : p_.servers_of_storage[s])
       for (int b : p_.servers_of_storage[t]) {
-        // Servers merged into one host (fidelity aggregate) still copy between one another through their ports:
-        // out of the host's front end and back in (the rebuild caps such a copy at one server's share).
-        if (a == b && (s != t || p_.servers[a].weight == 1))
+        // A copy within a system (Transfer::replicate) is each server copying its own share: an array's controllers
+        // read and write it behind their front-end ports (through their internal limit both ways); any other
+        // server sends it out of its ports and back in (a JBOF through a host, a file or object server through its
+        // network). Servers merged into one host (fidelity aggregate) still copy between one another through their
+        // ports the same way (the rebuild caps such a copy at one server's share).
+        const bool copies_within = s == t && within.count({s, t}) > 0;
+        if (a == b && (s != t || (p_.servers[a].weight == 1 && !copies_within)))
           continue;
         if (a == b) {
-          Route route = outward(a);
-          inward(route, a);
+          Route route;
+          if (sc_.storage[s].kind == "array" && copies_within) {
+            if (internals_[a])
+              route = {sg4::LinkInRoute(internals_[a], Dir::UP), sg4::LinkInRoute(internals_[a], Dir::DOWN)};
+          } else {
+            route = outward(a);
+            inward(route, a);
+          }
+          if (route.empty())
+            continue;
           add_route(p_.servers[a].host, p_.servers[a].host, route);
+          p_.servers[a].copies_within = copies_within;
           continue;
         }
         Route route = outward(a);
