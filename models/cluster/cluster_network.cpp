@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <set>
 
 namespace aisim::models {
 
@@ -33,16 +34,14 @@ ClusterNetwork build_cluster_network(const Scenario& sc) {
 
 double ClusterNetwork::switch_bound_Bps(int storage, int servers, const std::vector<int>& sinks) const {
   // One sink per distinct (leaf, ports, kind): the others reach the same switches through cables that never bind.
-  SwitchBoundKey key{storage, {}};
   std::vector<int> representatives;
-  std::map<std::tuple<int, int, int>, int> seen;
+  std::set<std::tuple<int, int, int>> seen;
   for (const int e : sinks) {
     const auto& ep = fabric.endpoints()[e];
-    if (seen.emplace(std::tuple{fabric.leaf_of(e), ep.ports, static_cast<int>(ep.kind)}, e).second)
+    if (seen.emplace(fabric.leaf_of(e), ep.ports, static_cast<int>(ep.kind)).second)
       representatives.push_back(e);
   }
-  for (const auto& [k, e] : seen)
-    key.second.push_back(k);
+  SwitchBoundKey key{storage, {seen.begin(), seen.end()}};
   if (const auto it = switch_bounds.find(key); it != switch_bounds.end())
     return it->second;
   std::vector<std::pair<int, double>> sources;

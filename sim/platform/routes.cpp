@@ -1,6 +1,7 @@
 #include "sim/platform/builder.hpp"
 
 #include <map>
+#include <set>
 
 namespace aisim::sim {
 
@@ -97,46 +98,55 @@ void PlatformBuilder::add_node_routes() {
 // of the target. Within a system that protects data across its servers and can fail, rebuilds read from the
 // servers of a stripe group and write to the one rebuilt.
 void PlatformBuilder::add_copy_routes() {
-  const auto within = copy_routes(sc_);
-  auto routes = within;
+  const auto policy = copy_routes(sc_);
+  std::set<size_t> rebuilt; // systems whose rebuilds copy between their own servers
+  auto routes = policy;
   for (size_t s = 0; s < sc_.storage.size(); ++s) {
     const auto& sys = sc_.storage[s];
     if (sc_.storage_can_fail(static_cast<int>(s)) && sys.protection.parity > 0 &&
-        (sys.kind == "jbof" || sys.kind == "pfs"))
+        (sys.kind == "jbof" || sys.kind == "pfs")) {
+      rebuilt.insert(s);
       routes.emplace(s, s);
+    }
   }
-  for (const auto& [s, t] : routes)
+  for (const auto& [s, t] : routes) {
+    // A policy's copy within a system (Transfer::replicate) is each server copying its own share through itself;
+    // only rebuilds copy between two servers of one system.
+    const bool copies_within = s == t && policy.count({s, t}) > 0;
+    const bool rebuilds = s == t && rebuilt.count(s) > 0;
     for (int a : p_.servers_of_storage[s])
       for (int b : p_.servers_of_storage[t]) {
-        // A copy within a system (Transfer::replicate) is each server copying its own share: an array's controllers
-        // read and write it behind their front-end ports (through their internal limit both ways); any other
-        // server sends it out of its ports and back in (a JBOF through a host, a file or object server through its
-        // network). Servers merged into one host (fidelity aggregate) still copy between one another through their
-        // ports the same way (the rebuild caps such a copy at one server's share).
-        const bool copies_within = s == t && within.count({s, t}) > 0;
-        if (a == b && (s != t || (p_.servers[a].weight == 1 && !copies_within)))
-          continue;
-        if (a == b) {
-          Route route;
-          if (sc_.storage[s].kind == "array" && copies_within) {
-            if (internals_[a])
-              route = {sg4::LinkInRoute(internals_[a], Dir::UP), sg4::LinkInRoute(internals_[a], Dir::DOWN)};
-          } else {
-            route = outward(a);
-            inward(route, a);
-          }
-          if (route.empty())
+        if (a != b) {
+          if (s == t && !rebuilds)
             continue;
-          add_route(p_.servers[a].host, p_.servers[a].host, route);
-          p_.servers[a].copies_within = copies_within;
+          Route route = outward(a);
+          for (const auto& h : hops(server_layout_[a].leaf, server_layout_[b].leaf, nullptr, nullptr))
+            route.push_back(h);
+          inward(route, b);
+          add_route(p_.servers[a].host, p_.servers[b].host, route);
           continue;
         }
-        Route route = outward(a);
-        for (const auto& h : hops(server_layout_[a].leaf, server_layout_[b].leaf, nullptr, nullptr))
-          route.push_back(h);
-        inward(route, b);
-        add_route(p_.servers[a].host, p_.servers[b].host, route);
+        // From a server to itself: an array's controllers copy behind their front-end ports (through their
+        // internal limit both ways); any other server sends a copy out of its ports and back in (a JBOF through a
+        // host, a file or object server through its network). Servers merged into one host (fidelity aggregate)
+        // rebuild one another the same way, through their ports (the rebuild caps such a copy at one server's
+        // share).
+        if (s != t || !(copies_within || (rebuilds && p_.servers[a].weight > 1)))
+          continue;
+        Route route;
+        if (sc_.storage[s].kind == "array" && copies_within) {
+          if (internals_[a])
+            route = {sg4::LinkInRoute(internals_[a], Dir::UP), sg4::LinkInRoute(internals_[a], Dir::DOWN)};
+        } else {
+          route = outward(a);
+          inward(route, a);
+        }
+        if (route.empty())
+          continue;
+        add_route(p_.servers[a].host, p_.servers[a].host, route);
+        p_.servers[a].copies_within = copies_within;
       }
+  }
 }
 
 } // namespace aisim::sim
