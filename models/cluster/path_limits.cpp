@@ -114,11 +114,18 @@ std::vector<TierLimit> path_limits(const Scenario& sc, const ClusterNetwork& net
     out.push_back({"replica_target", "synchronous replica on " + target.name, target.servers * per_server,
                    times(target.servers, per_server)});
   }
-  if (sys.kind == "pfs" && q.metadata_ops_per_byte > 0) {
-    const double ops = sys.metadata_servers * sys.metadata_ops_per_server.value;
-    out.push_back(
-        {"metadata", "metadata servers", ops / q.metadata_ops_per_byte,
-         format_count(sys.metadata_servers) + " x " + format_count(sys.metadata_ops_per_server.value) + " op/s"});
+  if (const double ops = sys.metadata_ops_rate(nodes); ops > 0 && q.metadata_ops_per_byte > 0) {
+    if (sys.kind == "pfs")
+      out.push_back(
+          {"metadata", "metadata servers", ops / q.metadata_ops_per_byte,
+           format_count(sys.metadata_servers) + " x " + format_count(sys.metadata_ops_per_server.value) + " op/s"});
+    else if (sys.kind == "array")
+      out.push_back({"metadata", "controllers' file service", ops / q.metadata_ops_per_byte,
+                     format_count(sys.servers) + " x " + format_count(sys.metadata_ops_per_controller.value) +
+                         " op/s"});
+    else
+      out.push_back({"metadata", "node file systems", ops / q.metadata_ops_per_byte,
+                     format_count(nodes) + " x " + format_count(sys.metadata_ops_per_node.value) + " op/s"});
   }
   return lowest_first(std::move(out));
 }

@@ -71,10 +71,14 @@ struct StorageSystem {
 
   // jbof
   int bays_per_enclosure = 0;
+  // The file system each GPU node runs on its own volumes of the enclosures (host-side: no file service in a
+  // JBOF), metadata operations per second per node.
+  OpsPerSecond metadata_ops_per_node;
   // array
   int controllers = 0;
   std::string failover;
   OpsPerSecond controller_iops;
+  OpsPerSecond metadata_ops_per_controller; // its file service (NFS-like): opens, closes, creates per second
   std::optional<Snapshots> snapshots;
   std::optional<Replication> replication;
   // Data at rest from the start and kept throughout (archives, past datasets): (data class index, bytes). Read by
@@ -120,6 +124,10 @@ struct StorageSystem {
   // The servers `files` files written at once reach: on a parallel file system each is striped over stripe_count
   // servers; every server otherwise.
   int servers_for_files(long long files) const;
+  // Metadata operations per second (opens, closes, creates) that files on this system get while `nodes` GPU nodes
+  // use them: a pfs's metadata servers and an array's active controllers, shared by every job; a jbof's node
+  // file systems, each node its own. 0 where a file costs no metadata operation here (object, local_nvme).
+  double metadata_ops_rate(double nodes) const;
   // Per-flow cap of one GPU node towards an object store: its connections, each paying the request latency
   // once per object.
   BytesPerSecond object_node_rate() const;

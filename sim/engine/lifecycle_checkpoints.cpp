@@ -1,5 +1,7 @@
 #include "sim/engine/lifecycle.hpp"
 
+#include "sim/engine/file_ops.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -22,13 +24,11 @@ bool Lifecycle::write_checkpoint(int job, double bytes, bool drain_local,
   // write times describe the storage and the waits the capacity.
   const double t_space = sg4::Engine::get_clock();
   metrics_->jobs[job].checkpoint_space_wait_s += t_space - t0;
-  // Each rank writes its shard as a file of its own; a parallel file system's metadata servers create them first.
+  // Each rank writes its shard as a file of its own, created first where the system keeps its metadata.
   const int files = spec.gpus;
-  if (auto* mds = platform_->metadata_host[storage]) {
-    sg4::this_actor::exec_init(files)->set_host(mds)->wait();
-    ++metrics_->activities;
-  }
   const auto flows = job_flows(job, bytes);
+  for (auto& create : start_metadata_ops(*platform_, storage, flows, files, *metrics_))
+    create->wait();
   Transfer write(*sc_, *platform_, storage, IoDirection::write, flows, *metrics_, files);
   write.for_job(job, Traffic::checkpoint);
   // A multilevel drain reads the copy back from the nodes' own drives as it sends it.

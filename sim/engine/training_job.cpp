@@ -2,6 +2,7 @@
 
 #include "models/analytics/checkpoint_interval.hpp"
 #include "models/analytics/stats.hpp"
+#include "sim/engine/file_ops.hpp"
 #include "sim/engine/weighted_comm.hpp"
 
 #include <algorithm>
@@ -82,16 +83,14 @@ TrainingJob::DatasetRead TrainingJob::read_dataset(double bytes) {
   jm_->dataset_read_bytes += bytes;
   jm_->dataset_cache_bytes += hits;
   DatasetRead r{Transfer(*sc_, *platform_, dataset_storage(), IoDirection::read, flows(from_storage), *metrics_),
-                nullptr, std::nullopt, std::nullopt};
+                {}, std::nullopt, std::nullopt};
   r.data.for_job(index_, Traffic::dataset);
   if (job_->kind == "preprocessing")
     r.data.once(); // a corpus is preprocessed once, not every period the simulation stands for
-  // Small files: every file read opens (and closes) it on the metadata servers, pipelined with the data.
-  if (auto* mds = platform_->metadata_host[dataset_storage()]; mds && ds.small_files() && from_storage > 0) {
-    r.opens = sg4::this_actor::exec_init(from_storage / ds.file_size.value * ds.metadata_ops_per_file)->set_host(mds);
-    r.opens->start();
-    ++metrics_->activities;
-  }
+  // Small files: every file read opens (and closes) it where the system keeps its metadata, pipelined with the data.
+  if (ds.small_files() && from_storage > 0)
+    r.opens = start_metadata_ops(*platform_, dataset_storage(), flows(from_storage),
+                                 from_storage / ds.file_size.value * ds.metadata_ops_per_file, *metrics_);
   if (cache_storage_ >= 0) {
     if (hits > 0)
       r.from_cache.emplace(*sc_, *platform_, cache_storage_, IoDirection::read, flows(hits), *metrics_);

@@ -25,15 +25,15 @@ public:
   void operator()();
 
 private:
-  // A dataset read: the data, and for small files on a parallel file system the opens on its metadata servers.
+  // A dataset read: the data, and for small files their opens and closes (sim/engine/file_ops.hpp).
   struct DatasetRead {
     Transfer data;
-    simgrid::s4u::ExecPtr opens;
+    std::vector<simgrid::s4u::ExecPtr> opens;
     std::optional<Transfer> from_cache, to_cache; // a local NVMe cache: later epochs' hits, first epoch's fill
     void wait() {
       // The opens first: the read is done when its files are opened too, and the record of it says so.
-      if (opens)
-        opens->wait();
+      for (auto& o : opens)
+        o->wait();
       data.wait();
       if (from_cache)
         from_cache->wait();

@@ -22,7 +22,7 @@ public:
   void add_node_sets();       // node_sets.cpp: GPU node sets, their NIC links and node-local drives
   void add_fabric_peers();    // node_sets.cpp: a collectives peer per node set on a converged network
   void add_storage_servers(); // storage_servers.cpp: servers with their drives, front ends and internal limits
-  void add_metadata_hosts();  // storage_servers.cpp: a PFS's metadata servers as one host
+  void add_metadata_hosts();  // storage_servers.cpp: where files cost metadata operations (pfs, array, jbof)
   void add_fabric_links();    // routes.cpp: switch-level links, and one uplink link per merged class of leaves
   void add_node_routes();     // routes.cpp: every node set to every server and back
   void add_copy_routes();     // routes.cpp: system-to-system copies

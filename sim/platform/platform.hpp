@@ -57,9 +57,12 @@ struct Platform {
   std::vector<StorageServer> servers;
   std::vector<std::vector<int>> servers_of_storage; // by storage index
   std::vector<std::vector<int>> node_sets_of_job;   // by job index
-  // A parallel file system's metadata servers as one host whose speed is their summed operation rate: file
-  // creations and opens are executions on it, so jobs share it as they share the servers (nullptr: none).
+  // Where a file's metadata operations (creates, opens, closes) run, as hosts whose speed is an operation rate:
+  // executions on them, so that what shares them waits as it would. A parallel file system's metadata servers,
+  // an array's controllers' file service: one host per system, shared by every job (nullptr: none).
   std::vector<simgrid::s4u::Host*> metadata_host; // by storage index
+  // A jbof's host-side file system: each node set's own, its nodes' summed rate (empty for other kinds).
+  std::vector<std::vector<simgrid::s4u::Host*>> node_metadata_host; // by storage index, then node set
   // Drive bytes read per byte asked while a protected system has drives out or rebuilding: their share of the
   // data is reconstructed from D pieces each (sim/engine/storage_failures.cpp). 1 when healthy.
   mutable std::vector<double> read_amplification; // by storage index

@@ -47,11 +47,15 @@ void PlatformBuilder::add_storage_servers() {
 
 void PlatformBuilder::add_metadata_hosts() {
   p_.metadata_host.assign(sc_.storage.size(), nullptr);
+  p_.node_metadata_host.assign(sc_.storage.size(), {});
   for (size_t s = 0; s < sc_.storage.size(); ++s) {
     const auto& sys = sc_.storage[s];
-    if (sys.kind == "pfs")
-      p_.metadata_host[s] =
-          zone_->create_host(sys.name + "-metadata", sys.metadata_servers * sys.metadata_ops_per_server.value)->seal();
+    if (sys.kind == "pfs" || sys.kind == "array")
+      p_.metadata_host[s] = zone_->create_host(sys.name + "-metadata", sys.metadata_ops_rate(0))->seal();
+    if (sys.kind == "jbof")
+      for (const auto& ns : p_.node_sets)
+        p_.node_metadata_host[s].push_back(
+            zone_->create_host(sys.name + "-fs-" + ns.name, sys.metadata_ops_rate(ns.nodes))->seal());
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <limits>
 #include <set>
 #include <string>
@@ -104,6 +105,27 @@ TEST_CASE("a parallel file system: few files reach few servers; small files are 
   const auto r = path_limits(sc, net, rq);
   CHECK(r[0].tier == "metadata");
   CHECK(r[0].Bps == Approx(10e3 / 2 * 100e3));
+}
+
+TEST_CASE("small files on an array cost its controllers' file service; on a jbof each node's own", "[path_limits]") {
+  auto rq = query(IoOp::read);
+  rq.metadata_ops_per_byte = 2.0 / 100e3; // an open and a close per 100 kB file
+  const auto array = parse(R"("s": {"kind": "array", "controllers": 4, "failover": "active_passive",
+                                 "controller_bandwidth": "40GB/s", "shelves": 1, "drives_per_shelf": 24, "drive": "d",
+                                 "metadata_ops_per_controller": "20k op/s"})");
+  const auto a = path_limits(array, build_cluster_network(array), rq);
+  CHECK(a[0].tier == "metadata");
+  CHECK(a[0].Bps == Approx(2 * 20e3 / 2 * 100e3)); // the two active controllers only
+  CHECK(a[0].detail == "2 x 20,000 op/s");
+  const auto jbof = parse(R"("s": {"kind": "jbof", "enclosures": 2, "drives_per_enclosure": 24, "drive": "d",
+                                "metadata_ops_per_node": "1000 op/s"})");
+  const auto j = path_limits(jbof, build_cluster_network(jbof), rq);
+  CHECK(j[0].tier == "metadata");
+  CHECK(j[0].Bps == Approx(4 * 1e3 / 2 * 100e3)); // the job's 4 nodes, each its own file system
+  CHECK(j[0].name == "node file systems");
+  // Large shards cost nothing per file: no metadata tier at all.
+  const auto shards = path_limits(jbof, build_cluster_network(jbof), query(IoOp::read));
+  CHECK(std::none_of(shards.begin(), shards.end(), [](const TierLimit& t) { return t.tier == "metadata"; }));
 }
 
 TEST_CASE("a spine-leaf fabric is its own tier; synchronous replication adds its target", "[path_limits]") {

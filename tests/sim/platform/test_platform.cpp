@@ -100,10 +100,15 @@ TEST_CASE("platform: fidelity full: a host per job's nodes on a leaf and per enc
   const auto p = aisim::sim::build_platform(sc, net);
   const auto& e = t.engine;
 
-  // Hosts: the two nodes and the two enclosures; local NVMe has no server, nothing has a metadata host.
-  CHECK(e.get_host_count() == 4);
+  // Hosts: the two nodes, the two enclosures and each node's own file system on the JBOF (its metadata
+  // operations, at the node's rate); local NVMe has no server.
+  CHECK(e.get_host_count() == 6);
   for (const char* h : {"node-0", "node-1", "jbof-0", "jbof-1"})
     CHECK(e.host_by_name_or_null(h) != nullptr);
+  REQUIRE(p.node_metadata_host[0].size() == 2);
+  CHECK(p.node_metadata_host[0][0] == host(e, "jbof-fs-node-0"));
+  CHECK(p.node_metadata_host[0][0]->get_speed() == Approx(300e3)); // one node x 300k op/s, the default
+  CHECK(p.metadata_host[0] == nullptr);
   REQUIRE(p.node_sets.size() == 2);
   CHECK(p.node_sets[0].name == "node-0");
   CHECK(p.node_sets[0].nodes == 1);
@@ -184,8 +189,9 @@ TEST_CASE(
   const auto& e = t.engine;
   const double node_Bps = 2 * 100 * kGbps, enclosure_Bps = 2 * 100 * kGbps;
 
-  // Node sets: leaves 0-1 (4 nodes each) as one class, leaf 2 alone; servers: enclosures 0-1 as one, 2 alone.
-  CHECK(e.get_host_count() == 4);
+  // Node sets: leaves 0-1 (4 nodes each) as one class, leaf 2 alone; servers: enclosures 0-1 as one, 2 alone;
+  // and each node set's own file system on the JBOF.
+  CHECK(e.get_host_count() == 6);
   REQUIRE(p.node_sets.size() == 2);
   CHECK(p.node_sets[0].name == "node-0-7-x2-leaves");
   CHECK(p.node_sets[0].nodes == 8);
@@ -304,8 +310,8 @@ TEST_CASE("platform: PFS servers stay apart at fidelity aggregate, with their in
   const auto p = aisim::sim::build_platform(sc, net);
   const auto& e = t.engine;
 
-  // node-0-1, jbof-0-1, pfs-0, pfs-1, pfs-2 and pfs-metadata.
-  CHECK(e.get_host_count() == 6);
+  // node-0-1, jbof-0-1, pfs-0, pfs-1, pfs-2, pfs-metadata and the node set's file system on the JBOF.
+  CHECK(e.get_host_count() == 7);
   CHECK(p.servers_of_storage == std::vector<std::vector<int>>{{0}, {1, 2, 3}});
   CHECK(p.servers[0].host->get_name() == "jbof-0-1");
   for (int s = 1; s <= 3; ++s) {
@@ -360,8 +366,8 @@ TEST_CASE("platform: converged network with all-reduce: a fabric peer per node s
   const auto net = build_cluster_network(sc);
   const auto p = aisim::sim::build_platform(sc, net);
   const auto& e = t.engine;
-  // node-0-1, its fabric peer and jbof-0.
-  CHECK(e.get_host_count() == 3);
+  // node-0-1, its fabric peer, jbof-0 and the node set's file system on it.
+  CHECK(e.get_host_count() == 4);
   REQUIRE(p.node_sets.size() == 1);
   CHECK(p.node_sets[0].fabric_peer == host(e, "node-0-1-fabric-peer"));
   // Storage rides the GPU-fabric NICs: 2 nodes x 4 x 200 Gb/s.
@@ -380,7 +386,7 @@ TEST_CASE("platform: converged network without all-reduce bytes: no fabric peer"
   const auto net = build_cluster_network(sc);
   const auto p = aisim::sim::build_platform(sc, net);
   const auto& e = t.engine;
-  CHECK(e.get_host_count() == 2); // node-0-1 and jbof-0
+  CHECK(e.get_host_count() == 3); // node-0-1, jbof-0 and the node set's file system on it
   CHECK(e.host_by_name_or_null("node-0-1-fabric-peer") == nullptr);
   CHECK(p.node_sets[0].fabric_peer == nullptr);
   CHECK(bandwidth(e, "node-0-1-nic_UP") == Approx(2 * 4 * 200 * kGbps)); // still the GPU-fabric NICs
@@ -392,7 +398,7 @@ TEST_CASE("platform: separate storage network: no fabric peer even with all-redu
   const auto net = build_cluster_network(sc);
   const auto p = aisim::sim::build_platform(sc, net);
   const auto& e = t.engine;
-  CHECK(e.get_host_count() == 2);
+  CHECK(e.get_host_count() == 3);
   CHECK(p.node_sets[0].fabric_peer == nullptr);
   CHECK(bandwidth(e, "node-0-1-nic_UP") == Approx(2 * 2 * 100 * kGbps)); // 2 nodes x 2 x 100 Gb/s
 }
@@ -423,8 +429,12 @@ TEST_CASE("platform: object store: connection pools on node routes, and an array
   const auto p = aisim::sim::build_platform(sc, net);
   const auto& e = t.engine;
 
-  // node-0-1, warm-0-1 (both controllers, one leaf), cold-0-1 (both gateways).
-  CHECK(e.get_host_count() == 3);
+  // node-0-1, warm-0-1 (both controllers, one leaf), cold-0-1 (both gateways), and warm-metadata (the
+  // controllers' file service: 2 x 60k op/s by default); an object store has none.
+  CHECK(e.get_host_count() == 4);
+  CHECK(p.metadata_host[0] == host(e, "warm-metadata"));
+  CHECK(p.metadata_host[0]->get_speed() == Approx(2 * 60e3));
+  CHECK(p.metadata_host[1] == nullptr);
   CHECK(p.servers_of_storage == std::vector<std::vector<int>>{{0}, {1}});
   CHECK(p.servers[0].weight == 2);
   CHECK(p.servers[1].weight == 2);
@@ -482,7 +492,7 @@ TEST_CASE("platform: fat tree: leaves never merge, and a route between pods clim
   REQUIRE(p.node_sets.size() == 2);
   CHECK(p.node_sets[0].name == "node-0-1");
   CHECK(p.node_sets[1].name == "node-2-3");
-  CHECK(e.get_host_count() == 3);
+  CHECK(e.get_host_count() == 5); // and each node set's file system on the JBOF
   // An edge's uplinks: k/2 cables; a pod's: (k/2)^2.
   CHECK(bandwidth(e, "edge0-uplinks_UP") == Approx(2 * 100 * kGbps));
   CHECK(bandwidth(e, "pod1-uplinks_DOWN") == Approx(4 * 100 * kGbps));
