@@ -91,6 +91,13 @@ std::vector<TierLimit> path_limits(const Scenario& sc, const ClusterNetwork& net
     const double conn = sys.object_node_rate().value;
     out.push_back({"object_connections", "object connections per node", nodes * conn,
                    times(nodes, conn) + " (" + std::to_string(sys.connections_per_node) + " connections each)"});
+    // Each request moves one small file, or a part of at most object_size of a large one.
+    const double per_request = q.file_size > 0 ? q.file_size / sys.object_requests(q.file_size, 1)
+                                               : sys.object_size.value;
+    const double rate = sys.object_request_rate(write);
+    out.push_back({"requests", std::string("object ") + (write ? "PUT" : "GET") + " requests", rate * per_request,
+                   format_count(rate) + " requests/s (" + format_count(sys.prefixes) + " prefix" +
+                       (sys.prefixes == 1 ? "" : "es") + ") x " + format_bytes(Bytes(per_request))});
   }
 
   std::vector<int> sinks;

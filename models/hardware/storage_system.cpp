@@ -1,6 +1,7 @@
 #include "models/hardware/storage_system.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace aisim::models {
@@ -260,6 +261,13 @@ bool parse_object(ObjectReader& s, StorageSystem& sys) {
   auto cbw = s.quantity("connection_bandwidth", Dimension::bytes_per_second, "500MB/s");
   auto lat = s.quantity("request_latency", Dimension::seconds, "10ms", Bound::non_negative);
   auto osize = s.quantity("object_size", Dimension::bytes, "64MiB");
+  // Amazon S3 User Guide, "Best practices design patterns: optimizing Amazon S3 performance": at least 3,500
+  // PUT/COPY/POST/DELETE and 5,500 GET/HEAD requests per second per partitioned prefix, scaling with prefixes.
+  auto prefixes = s.integer("prefixes", 1, 1, 1000000);
+  auto gets = s.quantity("get_requests_per_prefix", Dimension::ops_per_second, "5500 op/s");
+  auto puts = s.quantity("put_requests_per_prefix", Dimension::ops_per_second, "3500 op/s");
+  std::optional<double> bucket; // absent: none (S3 has no bucket-wide request limit)
+  const bool bucket_ok = s.optional_quantity("bucket_requests", Dimension::ops_per_second, bucket);
   auto durability = s.number("durability", 0.99999999999, 0.0, 1.0);
   // Rented from a provider (billed per TB-month held and per byte read) or owned (an object store of one's own:
   // bought per TB of usable capacity, powered, housed).
@@ -294,8 +302,13 @@ bool parse_object(ObjectReader& s, StorageSystem& sys) {
   std::optional<double> lock;
   const bool lock_ok = s.optional_quantity("retention_lock", Dimension::seconds, lock);
   if (!gateways || !gbw || !cap || !conns || !cbw || !lat || !osize || !durability || !sprice || !rprice || !eprice ||
-      !ownership || !purchase || !power_ok || !offline || !lock_ok)
+      !ownership || !purchase || !power_ok || !offline || !lock_ok || !prefixes || !gets || !puts || !bucket_ok)
     return false;
+  sys.prefixes = static_cast<int>(*prefixes);
+  sys.get_requests_per_prefix = OpsPerSecond(*gets);
+  sys.put_requests_per_prefix = OpsPerSecond(*puts);
+  if (bucket)
+    sys.bucket_requests = OpsPerSecond(*bucket);
   sys.offline = *offline;
   if (lock)
     sys.retention_lock = Seconds(*lock);
@@ -399,6 +412,24 @@ double StorageSystem::metadata_ops_rate(double nodes) const {
   if (kind == "jbof")
     return nodes * metadata_ops_per_node.value;
   return 0;
+}
+
+double StorageSystem::object_request_rate(bool write) const {
+  if (kind != "object")
+    return 0;
+  const double per_prefix = (write ? put_requests_per_prefix : get_requests_per_prefix).value;
+  const double rate = prefixes * per_prefix;
+  return bucket_requests ? std::min(rate, bucket_requests->value) : rate;
+}
+
+double StorageSystem::object_requests(double bytes, double files) const {
+  if (!(bytes > 0))
+    return 0;
+  // Files as objects, each in requests of at most object_size (multipart parts, ranged GETs); data without files
+  // in objects of object_size.
+  if (files > 0)
+    return files * std::max(1.0, std::ceil(bytes / files / object_size.value));
+  return std::ceil(bytes / object_size.value);
 }
 
 BytesPerSecond StorageSystem::object_node_rate() const {

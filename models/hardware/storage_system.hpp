@@ -97,6 +97,10 @@ struct StorageSystem {
   BytesPerSecond connection_bandwidth;
   Seconds request_latency;
   Bytes object_size;
+  int prefixes = 1; // key prefixes the data is spread over: request limits are per prefix
+  OpsPerSecond get_requests_per_prefix;
+  OpsPerSecond put_requests_per_prefix;
+  std::optional<OpsPerSecond> bucket_requests; // a cap on the whole bucket's GETs, and on its PUTs
   double durability = 0;
   DollarsPerByteMonth storage_price;
   DollarsPerByte retrieval_price;
@@ -128,6 +132,12 @@ struct StorageSystem {
   // use them: a pfs's metadata servers and an array's active controllers, shared by every job; a jbof's node
   // file systems, each node its own. 0 where a file costs no metadata operation here (object, local_nvme).
   double metadata_ops_rate(double nodes) const;
+  // Requests per second an object store takes: GETs (reads) or PUTs (writes, multipart parts included) over its
+  // prefixes, at most bucket_requests. 0 for other kinds.
+  double object_request_rate(bool write) const;
+  // Requests that move `bytes` as `files` objects (0: as objects of object_size), each sent in parts of at most
+  // object_size: multipart uploads, ranged GETs.
+  double object_requests(double bytes, double files) const;
   // Per-flow cap of one GPU node towards an object store: its connections, each paying the request latency
   // once per object.
   BytesPerSecond object_node_rate() const;

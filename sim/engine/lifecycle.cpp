@@ -1,5 +1,7 @@
 #include "sim/engine/lifecycle.hpp"
 
+#include "sim/engine/file_ops.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -113,6 +115,12 @@ void Lifecycle::wait_for_dataset(int job) {
 
 void Lifecycle::move(int from, int to, double bytes, DataClass cls, int job) {
   const double t0 = sg4::Engine::get_clock();
+  // An object store takes a copy in requests too, beside its bytes: GETs out of it, PUTs into it.
+  std::vector<sg4::ExecPtr> requests;
+  for (const auto& [s, direction] : {std::pair{from, IoDirection::read}, std::pair{to, IoDirection::write}})
+    if (sc_->storage[s].kind == "object")
+      for (auto& r : start_file_costs(*sc_, *platform_, s, {Flow{0, bytes}}, direction, {}, *metrics_))
+        requests.push_back(std::move(r));
   const bool node_local = sc_->storage[from].kind == "local_nvme" || sc_->storage[to].kind == "local_nvme";
   // Datasets move once, around their job (staging, demotion); checkpoints and models move with every one.
   const bool one_off = cls == DataClass::training_dataset;
@@ -133,6 +141,8 @@ void Lifecycle::move(int from, int to, double bytes, DataClass cls, int job) {
       copy.once();
     copy.wait();
   }
+  for (auto& r : requests)
+    r->wait();
   metrics_->movements.push_back({from, to, cls, bytes, t0, sg4::Engine::get_clock()});
 }
 

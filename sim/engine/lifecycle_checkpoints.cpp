@@ -24,11 +24,17 @@ bool Lifecycle::write_checkpoint(int job, double bytes, bool drain_local,
   // write times describe the storage and the waits the capacity.
   const double t_space = sg4::Engine::get_clock();
   metrics_->jobs[job].checkpoint_space_wait_s += t_space - t0;
-  // Each rank writes its shard as a file of its own, created first where the system keeps its metadata.
+  // Each rank writes its shard as a file of its own, created first where the system keeps its metadata; an object
+  // store takes each shard in PUTs of at most its object_size (multipart), beside the data.
   const int files = spec.gpus;
   const auto flows = job_flows(job, bytes);
-  for (auto& create : start_metadata_ops(*platform_, storage, flows, files, *metrics_))
-    create->wait();
+  auto requests = start_file_costs(*sc_, *platform_, storage, flows, IoDirection::write,
+                                   {static_cast<double>(files), 1.0}, *metrics_);
+  if (sys.kind != "object") {
+    for (auto& create : requests)
+      create->wait();
+    requests.clear();
+  }
   Transfer write(*sc_, *platform_, storage, IoDirection::write, flows, *metrics_, files);
   write.for_job(job, Traffic::checkpoint);
   // A multilevel drain reads the copy back from the nodes' own drives as it sends it.
@@ -47,6 +53,8 @@ bool Lifecycle::write_checkpoint(int job, double bytes, bool drain_local,
     sync_copy->wait();
   }
   write.wait();
+  for (auto& put : requests)
+    put->wait();
   if (drain)
     drain->wait();
   const double write_s = sg4::Engine::get_clock() - t_space;

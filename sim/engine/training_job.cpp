@@ -87,10 +87,15 @@ TrainingJob::DatasetRead TrainingJob::read_dataset(double bytes) {
   r.data.for_job(index_, Traffic::dataset);
   if (job_->kind == "preprocessing")
     r.data.once(); // a corpus is preprocessed once, not every period the simulation stands for
-  // Small files: every file read opens (and closes) it where the system keeps its metadata, pipelined with the data.
-  if (ds.small_files() && from_storage > 0)
-    r.opens = start_metadata_ops(*platform_, dataset_storage(), flows(from_storage),
-                                 from_storage / ds.file_size.value * ds.metadata_ops_per_file, *metrics_);
+  // What the files cost, pipelined with the data: small files are opened (and closed) where the system keeps its
+  // metadata, and an object store takes one request per file, or per object of its object_size for large shards.
+  if (from_storage > 0) {
+    const FileCost files = ds.small_files() ? FileCost{from_storage / ds.file_size.value,
+                                                       static_cast<double>(ds.metadata_ops_per_file)}
+                                            : FileCost{};
+    r.opens = start_file_costs(*sc_, *platform_, dataset_storage(), flows(from_storage), IoDirection::read, files,
+                               *metrics_);
+  }
   if (cache_storage_ >= 0) {
     if (hits > 0)
       r.from_cache.emplace(*sc_, *platform_, cache_storage_, IoDirection::read, flows(hits), *metrics_);

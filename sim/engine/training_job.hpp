@@ -25,7 +25,7 @@ public:
   void operator()();
 
 private:
-  // A dataset read: the data, and for small files their opens and closes (sim/engine/file_ops.hpp).
+  // A dataset read: the data, and what its files cost (opens and closes, object requests; sim/engine/file_ops.hpp).
   struct DatasetRead {
     Transfer data;
     std::vector<simgrid::s4u::ExecPtr> opens;

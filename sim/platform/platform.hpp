@@ -8,6 +8,7 @@
 
 #include <simgrid/s4u.hpp>
 
+#include <array>
 #include <map>
 #include <string>
 #include <vector>
@@ -63,6 +64,9 @@ struct Platform {
   std::vector<simgrid::s4u::Host*> metadata_host; // by storage index
   // A jbof's host-side file system: each node set's own, its nodes' summed rate (empty for other kinds).
   std::vector<std::vector<simgrid::s4u::Host*>> node_metadata_host; // by storage index, then node set
+  // An object store's request limits: its GETs' host and its PUTs' host, whose speeds are requests per second
+  // (nullptr for other kinds).
+  std::vector<std::array<simgrid::s4u::Host*, 2>> request_host; // by storage index, then [read, write]
   // Drive bytes read per byte asked while a protected system has drives out or rebuilding: their share of the
   // data is reconstructed from D pieces each (sim/engine/storage_failures.cpp). 1 when healthy.
   mutable std::vector<double> read_amplification; // by storage index

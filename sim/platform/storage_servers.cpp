@@ -48,6 +48,7 @@ void PlatformBuilder::add_storage_servers() {
 void PlatformBuilder::add_metadata_hosts() {
   p_.metadata_host.assign(sc_.storage.size(), nullptr);
   p_.node_metadata_host.assign(sc_.storage.size(), {});
+  p_.request_host.assign(sc_.storage.size(), {nullptr, nullptr});
   for (size_t s = 0; s < sc_.storage.size(); ++s) {
     const auto& sys = sc_.storage[s];
     if (sys.kind == "pfs" || sys.kind == "array")
@@ -56,6 +57,9 @@ void PlatformBuilder::add_metadata_hosts() {
       for (const auto& ns : p_.node_sets)
         p_.node_metadata_host[s].push_back(
             zone_->create_host(sys.name + "-fs-" + ns.name, sys.metadata_ops_rate(ns.nodes))->seal());
+    if (sys.kind == "object")
+      p_.request_host[s] = {zone_->create_host(sys.name + "-gets", sys.object_request_rate(false))->seal(),
+                            zone_->create_host(sys.name + "-puts", sys.object_request_rate(true))->seal()};
   }
 }
 

@@ -247,8 +247,10 @@ Json bottlenecks_json(const models::Scenario& sc, const RunOutput& run) {
       continue;
     if (kind == Traffic::checkpoint)
       q.files = job.gpus; // one shard file per rank (sim/engine/lifecycle_checkpoints.cpp)
-    if (kind == Traffic::dataset && job.dataset.small_files())
+    if (kind == Traffic::dataset && job.dataset.small_files()) {
       q.metadata_ops_per_byte = job.dataset.metadata_ops_per_file / job.dataset.file_size.value;
+      q.file_size = job.dataset.file_size.value;
+    }
     const auto [stall_gpu_s, paced] = stall_of(job, run.metrics.jobs[j], kind);
     Json e = {{"job", job.name},
               {"phase", phase_id(kind)},

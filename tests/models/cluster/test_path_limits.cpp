@@ -128,6 +128,20 @@ TEST_CASE("small files on an array cost its controllers' file service; on a jbof
   CHECK(std::none_of(shards.begin(), shards.end(), [](const TierLimit& t) { return t.tier == "metadata"; }));
 }
 
+TEST_CASE("an object store's requests: a GET per small file, a PUT per part of at most object_size", "[path_limits]") {
+  const auto sc = parse(R"("s": {"kind": "object", "capacity": "1PB", "prefixes": 2, "object_size": "64MB"})");
+  const auto net = build_cluster_network(sc);
+  auto rq = query(IoOp::read);
+  rq.file_size = 100e3; // small files: a GET each
+  const auto r = path_limits(sc, net, rq);
+  CHECK(r[0].tier == "requests");
+  CHECK(r[0].name == "object GET requests");
+  CHECK(r[0].Bps == Approx(2 * 5500 * 100e3));
+  const auto w = path_limits(sc, net, query(IoOp::write)); // large: parts of 64 MB
+  CHECK(tier(w, "requests").Bps == Approx(2 * 3500 * 64e6));
+  CHECK(tier(w, "requests").name == "object PUT requests");
+}
+
 TEST_CASE("a spine-leaf fabric is its own tier; synchronous replication adds its target", "[path_limits]") {
   const auto sc = parse(R"("s": {"kind": "array", "controllers": 2, "controller_bandwidth": "40GB/s",
                               "shelves": 1, "drives_per_shelf": 24, "drive": "d", "ports_per_controller": 2,

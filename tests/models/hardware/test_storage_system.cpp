@@ -49,6 +49,47 @@ TEST_CASE("an object store's per-node rate pays the request latency once per obj
   CHECK(s.object_node_rate().value == Approx(4 * 500e6));
 }
 
+TEST_CASE("an object store's requests: per prefix, capped per bucket; files in parts of at most object_size",
+          "[storage]") {
+  StorageSystem s;
+  s.kind = "object";
+  s.object_size = Bytes(64e6);
+  s.prefixes = 4;
+  s.get_requests_per_prefix = OpsPerSecond(5500);
+  s.put_requests_per_prefix = OpsPerSecond(3500);
+  CHECK(s.object_request_rate(false) == Approx(4 * 5500));
+  CHECK(s.object_request_rate(true) == Approx(4 * 3500));
+  s.bucket_requests = OpsPerSecond(10000);
+  CHECK(s.object_request_rate(false) == Approx(10000));
+  CHECK(s.object_request_rate(true) == Approx(10000));
+  // 1,000 small files: a request each; 8 shards of 100 MB: two parts each; no files: objects of object_size.
+  CHECK(s.object_requests(1000 * 110e3, 1000) == Approx(1000));
+  CHECK(s.object_requests(8 * 100e6, 8) == Approx(16));
+  CHECK(s.object_requests(640e6, 0) == Approx(10));
+  CHECK(s.object_requests(0, 5) == 0);
+  StorageSystem pfs;
+  pfs.kind = "pfs";
+  CHECK(pfs.object_request_rate(false) == 0);
+}
+
+TEST_CASE("metadata operation rates: shared on a pfs and an array, per node on a jbof, none on an object store",
+          "[storage]") {
+  StorageSystem s;
+  s.kind = "pfs";
+  s.metadata_servers = 2;
+  s.metadata_ops_per_server = OpsPerSecond(50e3);
+  CHECK(s.metadata_ops_rate(16) == Approx(100e3));
+  s.kind = "array";
+  s.servers = 2; // active controllers
+  s.metadata_ops_per_controller = OpsPerSecond(60e3);
+  CHECK(s.metadata_ops_rate(16) == Approx(120e3));
+  s.kind = "jbof";
+  s.metadata_ops_per_node = OpsPerSecond(300e3);
+  CHECK(s.metadata_ops_rate(16) == Approx(16 * 300e3));
+  s.kind = "object";
+  CHECK(s.metadata_ops_rate(16) == 0);
+}
+
 TEST_CASE("server bandwidth: drives behind PCIe lanes, protection and the internal limit", "[storage]") {
   StorageSystem s;
   s.kind = "array";

@@ -429,12 +429,17 @@ TEST_CASE("platform: object store: connection pools on node routes, and an array
   const auto p = aisim::sim::build_platform(sc, net);
   const auto& e = t.engine;
 
-  // node-0-1, warm-0-1 (both controllers, one leaf), cold-0-1 (both gateways), and warm-metadata (the
-  // controllers' file service: 2 x 60k op/s by default); an object store has none.
-  CHECK(e.get_host_count() == 4);
+  // node-0-1, warm-0-1 (both controllers, one leaf), cold-0-1 (both gateways), warm-metadata (the controllers'
+  // file service: 2 x 60k op/s by default), and the object store's request limits instead of metadata: its GETs
+  // and its PUTs, one prefix at S3's published rates by default.
+  CHECK(e.get_host_count() == 6);
   CHECK(p.metadata_host[0] == host(e, "warm-metadata"));
   CHECK(p.metadata_host[0]->get_speed() == Approx(2 * 60e3));
   CHECK(p.metadata_host[1] == nullptr);
+  CHECK(p.request_host[0][0] == nullptr);
+  CHECK(p.request_host[1][0] == host(e, "cold-gets"));
+  CHECK(p.request_host[1][0]->get_speed() == Approx(5500));
+  CHECK(p.request_host[1][1]->get_speed() == Approx(3500));
   CHECK(p.servers_of_storage == std::vector<std::vector<int>>{{0}, {1}});
   CHECK(p.servers[0].weight == 2);
   CHECK(p.servers[1].weight == 2);
