@@ -1,5 +1,6 @@
 #include "sim/engine/inference_fleet.hpp"
 
+#include "sim/engine/file_ops.hpp"
 #include "sim/engine/transfer.hpp"
 
 #include <algorithm>
@@ -26,9 +27,12 @@ InferenceFleet::InferenceFleet(const models::Scenario& sc, int job, const Platfo
                  sys.drive_count() * d.max_iops(models::IoOp::read, models::IoPattern::random, spec_->read_size));
     unloaded_s_ = d.qd1_service_time(models::IoOp::read, models::IoPattern::random, spec_->read_size).value;
   }
-  // Object stores answer each request after their request latency.
-  if (sys.kind == "object")
+  // Object stores answer each request after their request latency, and take at most their GET rate (a read of at
+  // most object_size is one GET).
+  if (sys.kind == "object") {
     unloaded_s_ = std::max(unloaded_s_, sys.request_latency.value);
+    capacity_iops_ = std::min(capacity_iops_, sys.object_request_rate(false) / sys.object_requests(bs, 1));
+  }
 }
 
 void InferenceFleet::add_segment(double start_s, double compute_gpu_s, double data_gpu_s) {
@@ -51,8 +55,13 @@ void InferenceFleet::cold_start(int replicas, int serving) {
     if (take > 0)
       flows.push_back({ns, bytes * take / (replicas * spec_->gpus_per_replica)});
   }
-  Transfer load(*sc_, *platform_, sc_->storage_index(spec_->model_storage), IoDirection::read, flows, *metrics_);
+  const int storage = sc_->storage_index(spec_->model_storage);
+  // From an object store the weights come as GETs of at most object_size each (ranged GETs), beside the bytes.
+  auto gets = start_file_costs(*sc_, *platform_, storage, flows, IoDirection::read, {}, *metrics_);
+  Transfer load(*sc_, *platform_, storage, IoDirection::read, flows, *metrics_);
   load.for_job(index_, Traffic::model_load).wait();
+  for (auto& g : gets)
+    g->wait();
   const double load_s = sg4::Engine::get_clock() - t0;
   jm_->load_s.push_back(load_s);
   jm_->replicas_loaded += replicas;
@@ -70,12 +79,16 @@ void InferenceFleet::serve(int replicas, double until_s) {
     if (capacity_iops_ > 0) {
       // The fleet's reads for the period, spread over all the fleet's nodes by their GPUs.
       const double reads = spec_->request_rate.value * spec_->reads_per_request * period;
-      Transfer t(*sc_, *platform_, data, IoDirection::read,
-                 lifecycle_->job_flows(index_, reads * spec_->read_size.value), *metrics_);
+      const auto flows = lifecycle_->job_flows(index_, reads * spec_->read_size.value);
+      // On an object store each read is a GET (of at most object_size), under the store's request limit.
+      auto gets = start_file_costs(*sc_, *platform_, data, flows, IoDirection::read, {reads, 0.0}, *metrics_);
+      Transfer t(*sc_, *platform_, data, IoDirection::read, flows, *metrics_);
       t.for_job(index_, Traffic::serving);
       sg4::this_actor::sleep_for(period);
       ++metrics_->activities;
       t.wait();
+      for (auto& g : gets)
+        g->wait();
       slower = sg4::Engine::get_clock() - t0 - period; // storage fell behind the requests
       const bool overloaded = slower > 1e-9 * period;
       const double rho = overloaded ? 1.0 : reads / period / capacity_iops_;
