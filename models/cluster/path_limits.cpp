@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 namespace aisim::models {
 
@@ -92,8 +93,8 @@ std::vector<TierLimit> path_limits(const Scenario& sc, const ClusterNetwork& net
     out.push_back({"object_connections", "object connections per node", nodes * conn,
                    times(nodes, conn) + " (" + std::to_string(sys.connections_per_node) + " connections each)"});
     // Each request moves one small file, or a part of at most object_size of a large one.
-    const double per_request = q.file_size > 0 ? q.file_size / sys.object_requests(q.file_size, 1)
-                                               : sys.object_size.value;
+    const double per_request =
+        q.file_size > 0 ? q.file_size / sys.object_requests(q.file_size, 1) : sys.object_size.value;
     const double rate = sys.object_request_rate(write);
     out.push_back({"requests", std::string("object ") + (write ? "PUT" : "GET") + " requests", rate * per_request,
                    format_count(rate) + " requests/s (" + format_count(sys.prefixes) + " prefix" +
@@ -122,17 +123,15 @@ std::vector<TierLimit> path_limits(const Scenario& sc, const ClusterNetwork& net
                    times(target.servers, per_server)});
   }
   if (const double ops = sys.metadata_ops_rate(nodes); ops > 0 && q.metadata_ops_per_byte > 0) {
-    if (sys.kind == "pfs")
-      out.push_back(
-          {"metadata", "metadata servers", ops / q.metadata_ops_per_byte,
-           format_count(sys.metadata_servers) + " x " + format_count(sys.metadata_ops_per_server.value) + " op/s"});
-    else if (sys.kind == "array")
-      out.push_back({"metadata", "controllers' file service", ops / q.metadata_ops_per_byte,
-                     format_count(sys.servers) + " x " + format_count(sys.metadata_ops_per_controller.value) +
-                         " op/s"});
-    else
-      out.push_back({"metadata", "node file systems", ops / q.metadata_ops_per_byte,
-                     format_count(nodes) + " x " + format_count(sys.metadata_ops_per_node.value) + " op/s"});
+    // Who serves the operations, how many of them and at what rate each (their product is `ops`).
+    const auto [name, count, each] =
+        sys.kind == "pfs"
+            ? std::tuple{"metadata servers", static_cast<double>(sys.metadata_servers), sys.metadata_ops_per_server}
+        : sys.kind == "array"
+            ? std::tuple{"controllers' file service", static_cast<double>(sys.servers), sys.metadata_ops_per_controller}
+            : std::tuple{"node file systems", nodes, sys.metadata_ops_per_node};
+    out.push_back({"metadata", name, ops / q.metadata_ops_per_byte,
+                   format_count(count) + " x " + format_count(each.value) + " op/s"});
   }
   return lowest_first(std::move(out));
 }

@@ -36,8 +36,7 @@ std::vector<TierLimit> path_limits(const Scenario& sc, const ClusterNetwork& net
 // A copy from one shared system to another (replication, staging, tiering): the source's ports (and, when the copy
 // reads data at rest, its internal limit and drives), the switches between the two, the destination's ports,
 // internal limit and drives with its protection's extra writes. Lowest first.
-std::vector<TierLimit> copy_limits(const Scenario& sc, const ClusterNetwork& net, int from, int to,
-                                   bool reads_at_rest);
+std::vector<TierLimit> copy_limits(const Scenario& sc, const ClusterNetwork& net, int from, int to, bool reads_at_rest);
 
 // What bounds rebuilding one lost drive: the replacement's write bandwidth and the system's `rebuild_rate` cap, per
 // drive rebuilt. Lowest first.

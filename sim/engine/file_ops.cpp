@@ -8,8 +8,8 @@ namespace aisim::sim {
 namespace sg4 = simgrid::s4u;
 
 std::vector<sg4::ExecPtr> start_file_costs(const models::Scenario& sc, const Platform& platform, int storage,
-                                           const std::vector<Flow>& flows, IoDirection direction,
-                                           const FileCost& cost, Metrics& metrics) {
+                                           const std::vector<Flow>& flows, IoDirection direction, const FileCost& cost,
+                                           Metrics& metrics) {
   std::vector<sg4::ExecPtr> out;
   auto start = [&](sg4::Host* host, double n) {
     if (!(n > 0))

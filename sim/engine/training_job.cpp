@@ -82,19 +82,21 @@ TrainingJob::DatasetRead TrainingJob::read_dataset(double bytes) {
   cached_ += fill;
   jm_->dataset_read_bytes += bytes;
   jm_->dataset_cache_bytes += hits;
-  DatasetRead r{Transfer(*sc_, *platform_, dataset_storage(), IoDirection::read, flows(from_storage), *metrics_),
-                {}, std::nullopt, std::nullopt};
+  const auto data_flows = flows(from_storage);
+  DatasetRead r{Transfer(*sc_, *platform_, dataset_storage(), IoDirection::read, data_flows, *metrics_),
+                {},
+                std::nullopt,
+                std::nullopt};
   r.data.for_job(index_, Traffic::dataset);
   if (job_->kind == "preprocessing")
     r.data.once(); // a corpus is preprocessed once, not every period the simulation stands for
   // What the files cost, pipelined with the data: small files are opened (and closed) where the system keeps its
   // metadata, and an object store takes one request per file, or per object of its object_size for large shards.
   if (from_storage > 0) {
-    const FileCost files = ds.small_files() ? FileCost{from_storage / ds.file_size.value,
-                                                       static_cast<double>(ds.metadata_ops_per_file)}
-                                            : FileCost{};
-    r.opens = start_file_costs(*sc_, *platform_, dataset_storage(), flows(from_storage), IoDirection::read, files,
-                               *metrics_);
+    const FileCost files =
+        ds.small_files() ? FileCost{from_storage / ds.file_size.value, static_cast<double>(ds.metadata_ops_per_file)}
+                         : FileCost{};
+    r.opens = start_file_costs(*sc_, *platform_, dataset_storage(), data_flows, IoDirection::read, files, *metrics_);
   }
   if (cache_storage_ >= 0) {
     if (hits > 0)

@@ -107,8 +107,8 @@ private:
   };
   std::vector<Durable> durable_;
   size_t durable_pruned_size_ = 0; // durable_'s size after its last pruning (write_checkpoint)
-  size_t next_scheduled_ = 0; // the next of the job's failures_at still to come
-  int generation_ = 0;        // bumped by a failure: writes still in flight from before it never become durable
+  size_t next_scheduled_ = 0;      // the next of the job's failures_at still to come
+  int generation_ = 0;             // bumped by a failure: writes still in flight from before it never become durable
 };
 
 } // namespace aisim::sim

@@ -33,8 +33,8 @@ struct NodeSet {
 };
 
 // A storage server: a JBOF enclosure, an active array controller, a file server or an object gateway, or all of one
-// system's servers on one leaf where they take the same stripes (sim/platform/layout.hpp says when). Its disks are one per drive at fidelity "full", one
-// standing for all its drives at "aggregate" (none for object).
+// system's servers on one leaf where they take the same stripes (sim/platform/layout.hpp says when). Its disks are one
+// per drive at fidelity "full", one standing for all its drives at "aggregate" (none for object).
 struct StorageServer {
   int storage = -1;
   int weight = 1; // physical servers it stands for: its share of every transfer to its system
