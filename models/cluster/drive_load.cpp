@@ -30,11 +30,20 @@ DriveLoad drive_load(const Scenario& sc, int storage, IoOp op) {
     // The job's requests spread evenly over the drives they can reach: its own nodes' drives for local NVMe,
     // every drive of the system otherwise.
     double drives = sys.kind == "local_nvme" ? nodes * sys.drives_per_node : sys.drive_count();
-    // A checkpoint is one file per rank; on a parallel file system those files reach only the servers their
-    // stripes land on (as sim/transfer.cpp spreads them).
-    if (sys.kind == "pfs" && checkpoint)
-      drives = static_cast<double>(sys.servers_for_files(job.gpus)) * sys.drives_per_server;
-    return {io->access, io->io_size, io->outstanding_per_node * nodes / drives};
+    Bytes request = io->io_size;
+    if (checkpoint) {
+      // A checkpoint is one file per rank: no request is larger than a rank's shard, and on a parallel file
+      // system the shards reach only the servers their stripes land on (as sim/engine/transfer.cpp spreads them).
+      const Bytes shard(job.checkpoint.size.value / job.gpus);
+      if (shard.value > 0)
+        request = Bytes(std::min(request.value, shard.value));
+      if (sys.kind == "pfs")
+        drives = static_cast<double>(sys.servers_for_files(job.gpus, shard)) * sys.drives_per_server;
+    }
+    // A parallel file system splits each request at its stripe boundaries: the drives see the pieces, more of
+    // them in flight.
+    const int pieces = sys.stripe_pieces(request);
+    return {io->access, Bytes(request.value / pieces), io->outstanding_per_node * pieces * nodes / drives};
   }
   return {IoPattern::sequential, Bytes(1048576.0), 32.0};
 }

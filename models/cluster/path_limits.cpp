@@ -84,7 +84,7 @@ std::vector<TierLimit> path_limits(const Scenario& sc, const ClusterNetwork& net
   // Host-side protection sends every extra copy or parity piece from the nodes: each data byte is `amp` bytes on
   // the NICs, the fabric, the ports and the drives.
   const double amp = write && sys.host_side_protection ? sys.protection.write_amplification() : 1.0;
-  const double servers = sys.servers_for_files(q.files);
+  const double servers = sys.servers_for_files(q.files, Bytes(q.file_size));
 
   const double nic = sc.storage_bandwidth(g).value;
   out.push_back({"node_nics", "node NICs", nodes * nic / amp, times(nodes, nic)});

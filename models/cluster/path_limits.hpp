@@ -22,11 +22,12 @@ struct TierLimit {
 struct PathQuery {
   int storage = -1;
   IoOp op = IoOp::read;
-  int group = -1;         // the nodes' group
-  std::vector<int> nodes; // node numbers within the group
-  int files = 0;          // parallel file system: the files written at once (0: many), which bound its servers
+  int group = -1;                   // the nodes' group
+  std::vector<int> nodes;           // node numbers within the group
+  int files = 0;                    // parallel file system: the files moved at once (0: many), which bound its servers
   double metadata_ops_per_byte = 0; // small files: metadata operations per data byte (opens and closes)
-  double file_size = 0;             // small files: bytes per file (an object store's request each); 0: large
+  double file_size = 0; // bytes per file: the servers a pfs spreads each over, an object store's requests for
+                        // each; 0: large
 };
 
 // Every tier that limits the path, lowest first (ties keep the path's order, nodes to drives). Host-side

@@ -234,6 +234,14 @@ bool parse_pfs(ObjectReader& s, StorageSystem& sys, const DriveBay& bay) {
                                   ", got " + std::to_string(*stripe_count) + ")");
     ok = false;
   }
+  // Lustre's and BeeGFS's stripe (chunk) sizes run from 64 KiB to 4 GiB (Lustre Operations Manual, "Setting the
+  // File Layout/Striping Configuration"; GPFS block sizes fall inside).
+  if (stripe_size && (*stripe_size < 65536 || *stripe_size > 4294967296.0)) {
+    s.get_diagnostics().error(s.child_pointer("stripe_size"),
+                              "expected a stripe unit from 64KiB (65536 bytes) to 4GiB, got " +
+                                  std::to_string(std::llround(*stripe_size)) + " bytes");
+    ok = false;
+  }
   if (!ok)
     return false;
   sys.servers = static_cast<int>(*servers);
@@ -400,8 +408,29 @@ BytesPerSecond StorageSystem::server_write_bandwidth() const {
   return internal_limit ? std::min(drives, *internal_limit) : drives;
 }
 
-int StorageSystem::servers_for_files(long long files) const {
-  return kind == "pfs" && files > 0 ? static_cast<int>(std::min<long long>(servers, files * stripe_count)) : servers;
+namespace {
+// Stripe units that `bytes` cover, at least one and at most `most`.
+int stripe_units(Bytes bytes, Bytes stripe, int most) {
+  if (bytes.value <= 0 || stripe.value <= 0)
+    return most;
+  // A request a hair over a stripe (rounding in byte counts) is still one unit.
+  const double units = std::ceil(bytes.value / stripe.value - 1e-9);
+  return static_cast<int>(std::clamp(units, 1.0, static_cast<double>(most)));
+}
+} // namespace
+
+int StorageSystem::servers_per_file(Bytes file_size) const {
+  return kind == "pfs" ? stripe_units(file_size, stripe_size, stripe_count) : servers;
+}
+
+int StorageSystem::servers_for_files(long long files, Bytes file_size) const {
+  if (kind != "pfs" || files <= 0)
+    return servers;
+  return static_cast<int>(std::min<long long>(servers, files * servers_per_file(file_size)));
+}
+
+int StorageSystem::stripe_pieces(Bytes request) const {
+  return kind == "pfs" && request.value > 0 ? stripe_units(request, stripe_size, stripe_count) : 1;
 }
 
 double StorageSystem::metadata_ops_rate(double nodes) const {

@@ -125,9 +125,17 @@ struct StorageSystem {
   // What one server's drives can deliver through its internal limit, counting write amplification for writes.
   BytesPerSecond server_read_bandwidth() const;
   BytesPerSecond server_write_bandwidth() const;
-  // The servers `files` files written at once reach: on a parallel file system each is striped over stripe_count
-  // servers; every server otherwise.
-  int servers_for_files(long long files) const;
+  // The servers one file of `file_size` bytes is spread over: on a parallel file system its stripes of
+  // stripe_size go round-robin to stripe_count servers, so a file smaller than a stripe sits on one server (0
+  // bytes: a file large enough for all stripe_count); every server otherwise.
+  int servers_per_file(Bytes file_size) const;
+  // The servers `files` files of `file_size` bytes each written at once reach (0 files: many, so every server).
+  int servers_for_files(long long files, Bytes file_size = Bytes(0)) const;
+  // The pieces one client request of `request` bytes is split into on the servers: on a parallel file system one
+  // contiguous piece per stripe unit it covers (at most stripe_count, each server's share of the request is
+  // contiguous in its object), so the drives see requests of request / pieces, that many more of them in flight.
+  // One piece on every other kind.
+  int stripe_pieces(Bytes request) const;
   // Metadata operations per second (opens, closes, creates) that files on this system get while `nodes` GPU nodes
   // use them: a pfs's metadata servers and an array's active controllers, shared by every job; a jbof's node
   // file systems, each node its own. 0 where a file costs no metadata operation here (object, local_nvme).

@@ -34,4 +34,15 @@ std::vector<sg4::ExecPtr> start_file_costs(const models::Scenario& sc, const Pla
   return out;
 }
 
+std::vector<sg4::ExecPtr> open_files(const models::Scenario& sc, const Platform& platform, int storage,
+                                     const std::vector<Flow>& flows, IoDirection direction, const FileCost& cost,
+                                     Metrics& metrics) {
+  auto requests = start_file_costs(sc, platform, storage, flows, direction, cost, metrics);
+  if (sc.storage[storage].kind == "object")
+    return requests;
+  for (auto& op : requests)
+    op->wait();
+  return {};
+}
+
 } // namespace aisim::sim

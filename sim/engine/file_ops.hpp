@@ -31,4 +31,11 @@ std::vector<simgrid::s4u::ExecPtr> start_file_costs(const models::Scenario& sc, 
                                                     const std::vector<Flow>& flows, IoDirection direction,
                                                     const FileCost& cost, Metrics& metrics);
 
+// The same, for files whose data moves only once they exist: on a file system it waits for the metadata
+// operations (a file is created or opened before its data moves) and returns nothing; on an object store it returns
+// the requests, which carry the data: wait on them once the data has moved.
+std::vector<simgrid::s4u::ExecPtr> open_files(const models::Scenario& sc, const Platform& platform, int storage,
+                                              const std::vector<Flow>& flows, IoDirection direction,
+                                              const FileCost& cost, Metrics& metrics);
+
 } // namespace aisim::sim

@@ -28,13 +28,8 @@ bool Lifecycle::write_checkpoint(int job, double bytes, bool drain_local,
   // store takes each shard in PUTs of at most its object_size (multipart), beside the data.
   const int files = spec.gpus;
   const auto flows = job_flows(job, bytes);
-  auto requests = start_file_costs(*sc_, *platform_, storage, flows, IoDirection::write,
-                                   {static_cast<double>(files), 1.0}, *metrics_);
-  if (sys.kind != "object") {
-    for (auto& create : requests)
-      create->wait();
-    requests.clear();
-  }
+  auto requests =
+      open_files(*sc_, *platform_, storage, flows, IoDirection::write, {static_cast<double>(files), 1.0}, *metrics_);
   Transfer write(*sc_, *platform_, storage, IoDirection::write, flows, *metrics_, files);
   write.for_job(job, Traffic::checkpoint);
   // A multilevel drain reads the copy back from the nodes' own drives as it sends it.
@@ -89,9 +84,17 @@ bool Lifecycle::write_local_checkpoint(int job, double bytes) {
 
 void Lifecycle::restore_checkpoint(int job, int storage) {
   const auto& spec = sc_->jobs[job];
-  Transfer restore(*sc_, *platform_, storage >= 0 ? storage : sc_->storage_index(spec.checkpoint.storage),
-                   IoDirection::read, job_flows(job, spec.checkpoint.size.value), *metrics_);
+  // It reads back the shard files the write made, one per rank: each opened first where the system keeps its
+  // metadata (an object store: fetched in ranged GETs beside the data), and on a parallel file system read from
+  // the servers they sit on.
+  const int from = storage >= 0 ? storage : sc_->storage_index(spec.checkpoint.storage);
+  const auto flows = job_flows(job, spec.checkpoint.size.value);
+  auto requests =
+      open_files(*sc_, *platform_, from, flows, IoDirection::read, {static_cast<double>(spec.gpus), 2.0}, *metrics_);
+  Transfer restore(*sc_, *platform_, from, IoDirection::read, flows, *metrics_, spec.gpus);
   restore.for_job(job, Traffic::restore).wait();
+  for (auto& get : requests)
+    get->wait();
 }
 
 void Lifecycle::keep_copy(int item, int copy) {

@@ -64,12 +64,12 @@ Transfer::Transfer(const models::Scenario& sc, const Platform& platform, int sto
   const double net_amp = sys.host_side_protection ? disk_amp : 1.0;
   // Each server host takes the share of the physical servers it stands for. Few files on a parallel file system
   // reach only the servers their stripes land on (placed round-robin from the first; PFS servers are never merged,
-  // see sim/platform/layout.hpp).
+  // see sim/platform/layout.hpp): stripe_count each, fewer for a file of fewer stripe units.
   std::vector<std::pair<int, double>> servers; // host index, its share
   const Stripes stripes(platform, storage);
   long long budget = stripes.total;
-  if (sys.kind == "pfs" && files > 0)
-    budget = std::min<long long>(budget, static_cast<long long>(files) * sys.stripe_count);
+  if (files > 0)
+    budget = std::min<long long>(budget, sys.servers_for_files(files, models::Bytes(bytes_ / files)));
   const double used = static_cast<double>(budget);
   for (int e : platform.servers_of_storage[storage]) {
     if (budget <= 0)

@@ -245,8 +245,10 @@ Json bottlenecks_json(const models::Scenario& sc, const RunOutput& run) {
     q.nodes = run.job_nodes[j].nodes;
     if (q.group < 0 || q.nodes.empty())
       continue;
-    if (kind == Traffic::checkpoint)
+    if (kind == Traffic::checkpoint || kind == Traffic::restore) {
       q.files = job.gpus; // one shard file per rank (sim/engine/lifecycle_checkpoints.cpp)
+      q.file_size = job.checkpoint.size.value / job.gpus;
+    }
     if (kind == Traffic::dataset && job.dataset.small_files()) {
       q.metadata_ops_per_byte = job.dataset.metadata_ops_per_file / job.dataset.file_size.value;
       q.file_size = job.dataset.file_size.value;

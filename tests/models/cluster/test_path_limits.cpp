@@ -166,11 +166,12 @@ TEST_CASE("a spine-leaf fabric is its own tier; synchronous replication adds its
 TEST_CASE("the switches' bound is one max flow per set of leaves, the same as to every node", "[path_limits]") {
   const std::string jbof = R"("s": {"kind": "jbof", "enclosures": 6, "drives_per_enclosure": 8, "drive": "d",
                                    "ports_per_enclosure": 2, "port_speed": "100Gbps"})";
-  for (const std::string network :
-       {R"("topology": "spine_leaf", "nodes_per_leaf": 4, "enclosures_per_leaf": 2, "spines": 2, "oversubscription": 3)",
-        R"("topology": "rail_optimized", "nodes_per_leaf": 4, "enclosures_per_leaf": 4, "spines": 2,
+  for (
+      const std::string network :
+      {R"("topology": "spine_leaf", "nodes_per_leaf": 4, "enclosures_per_leaf": 2, "spines": 2, "oversubscription": 3)",
+       R"("topology": "rail_optimized", "nodes_per_leaf": 4, "enclosures_per_leaf": 4, "spines": 2,
            "oversubscription": 2)",
-        R"("topology": "fat_tree", "k": 6, "link_speed": "100Gbps")"}) {
+       R"("topology": "fat_tree", "k": 6, "link_speed": "100Gbps")"}) {
     INFO(network);
     const auto sc = parse(jbof, R"(, "network": {)" + network + "}", 12);
     const auto net = build_cluster_network(sc);
@@ -229,4 +230,19 @@ TEST_CASE("a rebuild: one drive's writes, or the rebuild_rate cap when lower", "
   REQUIRE(c.size() == 2);
   CHECK(c[0].tier == "rebuild_rate");
   CHECK(c[0].Bps == Approx(0.2 * G));
+}
+
+TEST_CASE("a parallel file system's stripe size: a file smaller than a stripe reaches one server", "[path_limits]") {
+  const auto sc = parse(R"("s": {"kind": "pfs", "servers": 8, "drives_per_server": 4, "drive": "d",
+                              "ports_per_server": 1, "port_speed": "100Gbps", "stripe_count": 4,
+                              "stripe_size": "4MiB", "metadata_servers": 1, "metadata_ops_per_server": "10k op/s"})");
+  const auto net = build_cluster_network(sc);
+  auto q = query(IoOp::write);
+  q.files = 2;
+  q.file_size = 3e6; // under one 4 MiB stripe: each file on one server
+  CHECK(tier(path_limits(sc, net, q), "storage_ports").Bps == Approx(2 * 12.5 * G));
+  q.file_size = 10e6; // three stripes each: six servers
+  CHECK(tier(path_limits(sc, net, q), "storage_ports").Bps == Approx(6 * 12.5 * G));
+  q.file_size = 0; // large: stripe_count each
+  CHECK(tier(path_limits(sc, net, q), "storage_ports").Bps == Approx(8 * 12.5 * G));
 }

@@ -111,3 +111,35 @@ TEST_CASE("server bandwidth: drives behind PCIe lanes, protection and the intern
   s.internal_limit.reset();
   CHECK(s.server_write_bandwidth().value == Approx(10 * 1.96923e9).epsilon(1e-4));
 }
+
+TEST_CASE("a parallel file system's stripes: servers per file and pieces per request follow stripe_size", "[storage]") {
+  StorageSystem s;
+  s.kind = "pfs";
+  s.servers = 16;
+  s.stripe_count = 4;
+  s.stripe_size = Bytes(1048576);
+  // A file smaller than one stripe sits on one server; larger ones cover one server per stripe, up to stripe_count.
+  CHECK(s.servers_per_file(Bytes(110e3)) == 1);
+  CHECK(s.servers_per_file(Bytes(1048576)) == 1);
+  CHECK(s.servers_per_file(Bytes(3 * 1048576 - 1)) == 3);
+  CHECK(s.servers_per_file(Bytes(1e9)) == 4);
+  CHECK(s.servers_per_file(Bytes(0)) == 4); // size unknown: a large file
+  CHECK(s.servers_for_files(2, Bytes(500e3)) == 2);
+  CHECK(s.servers_for_files(2, Bytes(1e9)) == 8);
+  CHECK(s.servers_for_files(100, Bytes(1e9)) == 16);
+  CHECK(s.servers_for_files(0, Bytes(1e3)) == 16); // many files: every server
+  // A 4 MiB request on 1 MiB stripes: four 1 MiB pieces; a 256 KiB one stays whole; at most stripe_count pieces.
+  CHECK(s.stripe_pieces(Bytes(4 * 1048576)) == 4);
+  CHECK(s.stripe_pieces(Bytes(262144)) == 1);
+  CHECK(s.stripe_pieces(Bytes(64 * 1048576)) == 4);
+  s.stripe_size = Bytes(4 * 1048576);
+  CHECK(s.stripe_pieces(Bytes(4 * 1048576)) == 1);
+  CHECK(s.servers_for_files(2, Bytes(4e6)) == 2);
+  // Every other kind spreads each file over every server and keeps requests whole.
+  StorageSystem j;
+  j.kind = "jbof";
+  j.servers = 6;
+  CHECK(j.servers_per_file(Bytes(1e3)) == 6);
+  CHECK(j.servers_for_files(2, Bytes(1e3)) == 6);
+  CHECK(j.stripe_pieces(Bytes(64e6)) == 1);
+}
