@@ -13,7 +13,8 @@
 namespace aisim::models {
 
 struct TierLimit {
-  std::string tier;   // node_nics, object_connections, fabric, storage_ports, internal, drives, metadata
+  std::string tier;   // node_nics, host_path, object_connections, fabric, storage_ports, internal, drives,
+                      // metadata
   std::string name;   // as a planner says it: "enclosure ports", "array controllers"
   double Bps = 0;     // data bytes per second the tier carries with every other tier unlimited
   std::string detail; // how it adds up: "4 x 100 GB/s"
@@ -24,6 +25,7 @@ struct PathQuery {
   IoOp op = IoOp::read;
   int group = -1;                   // the nodes' group
   std::vector<int> nodes;           // node numbers within the group
+  int job = -1;                     // whose I/O it is: the nodes' own data path follows its requests (-1: left out)
   int files = 0;                    // parallel file system: the files moved at once (0: many), which bound its servers
   double metadata_ops_per_byte = 0; // small files: metadata operations per data byte (opens and closes)
   double file_size = 0; // bytes per file: the servers a pfs spreads each over, an object store's requests for

@@ -33,7 +33,16 @@ struct NodeGroup {
   BytesPerSecond nic_speed;
   Bytes host_memory;
   BytesPerSecond gpu_host_bandwidth; // one GPU's copy bandwidth to host memory (async checkpoints)
-  Watts node_power;                  // everything in the node but the GPUs
+  // The node's own data path between its storage NICs and its GPUs' memory (models/cluster/host_path.hpp):
+  // directly over the PCIe switches with GPUDirect Storage, else bounced through host memory by CPU threads.
+  bool gpudirect_storage = false;
+  int pcie_switches = 4;                // GPUs and NICs spread evenly over them
+  BytesPerSecond pcie_switch_uplink;    // each switch's link to the CPUs, per direction
+  BytesPerSecond host_memory_bandwidth; // the sockets' DRAM bandwidth
+  int cpu_cores = 112;                  // cores for the I/O threads (data-loader workers, checkpoint writers)
+  BytesPerSecond core_copy_bandwidth;   // one core copying a buffer (memcpy), bounce path only
+  Seconds io_request_cpu_time;          // CPU time of one synchronous request (system call, file system client)
+  Watts node_power;                     // everything in the node but the GPUs
   Dollars node_price;
 
   int gpu_count() const { return count * gpus_per_node; }

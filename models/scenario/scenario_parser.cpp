@@ -344,6 +344,15 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
         // PCIe Gen5 x16 moves about 50 GB/s in practice of its 63 GB/s per direction.
         auto host_bw = g.quantity("gpu_host_bandwidth", Dimension::bytes_per_second, "50GB/s");
         auto npower = g.quantity("node_power", Dimension::watts, "3kW", Bound::non_negative);
+        // The node's data path (models/cluster/host_path.hpp); defaults and their sources in scenarios/README.md.
+        auto gds = g.boolean("gpudirect_storage", false);
+        auto switches = g.integer("pcie_switches", 4, 1, 64);
+        std::optional<double> uplink; // absent: an x16 link like each GPU's, gpu_host_bandwidth
+        const bool uplink_ok = g.optional_quantity("pcie_switch_uplink", Dimension::bytes_per_second, uplink);
+        auto mem_bw = g.quantity("host_memory_bandwidth", Dimension::bytes_per_second, "614.4GB/s");
+        auto cores = g.integer("cpu_cores", 112, 1, 4096);
+        auto copy_bw = g.quantity("core_copy_bandwidth", Dimension::bytes_per_second, "10GB/s");
+        auto request_cpu = g.quantity("io_request_cpu_time", Dimension::seconds, "5us", Bound::non_negative);
         // Mean time between failures that interrupt a job, per node (GPUs, memory, NICs, software); absent: none.
         std::optional<double> mtbf;
         const bool mtbf_ok = g.optional_quantity("node_mtbf", Dimension::seconds, mtbf);
@@ -355,7 +364,8 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
           group_names.push_back(*gname);
         }
         if (!gname || !count || !gpn || !model || !gprice || !nics || !nic_speed || !cnics || !cnic_speed || !mem ||
-            !host_bw || !npower || !nprice || !mtbf_ok || !rent_ok)
+            !host_bw || !npower || !nprice || !mtbf_ok || !rent_ok || !gds || !switches || !uplink_ok || !mem_bw ||
+            !cores || !copy_bw || !request_cpu)
           continue;
         ng.name = *gname;
         ng.count = static_cast<int>(*count);
@@ -368,6 +378,13 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
         ng.compute_nic_speed = BytesPerSecond(*cnic_speed);
         ng.host_memory = Bytes(*mem);
         ng.gpu_host_bandwidth = BytesPerSecond(*host_bw);
+        ng.gpudirect_storage = *gds;
+        ng.pcie_switches = static_cast<int>(*switches);
+        ng.pcie_switch_uplink = BytesPerSecond(uplink.value_or(*host_bw));
+        ng.host_memory_bandwidth = BytesPerSecond(*mem_bw);
+        ng.cpu_cores = static_cast<int>(*cores);
+        ng.core_copy_bandwidth = BytesPerSecond(*copy_bw);
+        ng.io_request_cpu_time = Seconds(*request_cpu);
         ng.node_power = Watts(*npower);
         ng.node_price = Dollars(*nprice);
         ng.node_mtbf = Seconds(mtbf.value_or(0.0));

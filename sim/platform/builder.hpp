@@ -46,6 +46,7 @@ private:
   std::vector<NodeSetLayout> set_layout_;
   std::vector<ServerLayout> server_layout_;
   std::vector<simgrid::s4u::Link*> nics_;          // by node set
+  std::vector<simgrid::s4u::Link*> host_paths_;    // by node set; nullptr where the NICs are the narrower
   std::vector<simgrid::s4u::Link*> class_uplinks_; // by node set; nullptr unless it spans several leaves
   std::vector<simgrid::s4u::Link*> front_ends_;    // by server
   std::vector<simgrid::s4u::Link*> internals_;     // by server; nullptr when it has no internal limit

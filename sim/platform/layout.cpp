@@ -96,8 +96,8 @@ std::vector<NodeSetLayout> layout_node_sets(const models::Scenario& sc, const st
   for (size_t i = 0; i < spans.size(); ++i) {
     const auto& sp = spans[i];
     if (!leaves_merge) {
-      sets.push_back(NodeSetLayout{"", sp.job, sp.group, sp.count, sp.band, static_cast<int>(sets.size()), {sp.leaf},
-                                   {sp.first}});
+      sets.push_back(
+          NodeSetLayout{"", sp.job, sp.group, sp.count, sp.band, static_cast<int>(sets.size()), {sp.leaf}, {sp.first}});
       continue;
     }
     const int cls = class_of_leaf[sp.leaf];

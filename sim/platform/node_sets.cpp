@@ -1,5 +1,7 @@
 #include "sim/platform/builder.hpp"
 
+#include "models/cluster/host_path.hpp"
+
 #include <algorithm>
 
 namespace aisim::sim {
@@ -26,7 +28,21 @@ void PlatformBuilder::add_node_sets() {
             ns.host, ns.name + "-" + sys.name, sc_, static_cast<int>(s), ns.nodes * sys.drives_per_node, full_);
     }
     ns.host->seal();
-    nics_.push_back(create_link(ns.name + "-nic", sc_.storage_bandwidth(group).value * ns.nodes)->seal());
+    const double nic = sc_.storage_bandwidth(group).value;
+    nics_.push_back(create_link(ns.name + "-nic", nic * ns.nodes)->seal());
+    // The nodes' own path between NICs and GPU memory (models/cluster/host_path.hpp), up for writes and down for
+    // reads, where it is narrower than the NICs.
+    const auto& job = sc_.jobs[c.job];
+    const double up = models::host_path_bandwidth(group, job, models::IoOp::write);
+    const double down = models::host_path_bandwidth(group, job, models::IoOp::read);
+    sg4::SplitDuplexLink* host = nullptr;
+    if (up < nic || down < nic) {
+      host = create_link(ns.name + "-host-path", nic * ns.nodes, false);
+      host->get_link_up()->set_bandwidth(std::min(up, nic) * ns.nodes);
+      host->get_link_down()->set_bandwidth(std::min(down, nic) * ns.nodes);
+      host->seal();
+    }
+    host_paths_.push_back(host);
     p_.node_sets_of_job[c.job].push_back(static_cast<int>(p_.node_sets.size()));
     p_.node_sets.push_back(ns);
   }

@@ -77,6 +77,8 @@ void PlatformBuilder::add_node_routes() {
       const int server_leaf = server_layout_[e].leaf;
       auto* pool = pools.count(p_.servers[e].storage) ? pools[p_.servers[e].storage] : nullptr;
       Route there{sg4::LinkInRoute(nics_[n], Dir::UP)};
+      if (host_paths_[n])
+        there.emplace_back(host_paths_[n], Dir::UP);
       if (pool)
         there.emplace_back(pool, Dir::UP);
       for (const auto& h : hops(leaf, server_leaf, class_uplinks_[n], nullptr))
@@ -87,6 +89,8 @@ void PlatformBuilder::add_node_routes() {
         back.push_back(h);
       if (pool)
         back.emplace_back(pool, Dir::DOWN);
+      if (host_paths_[n])
+        back.emplace_back(host_paths_[n], Dir::DOWN);
       back.emplace_back(nics_[n], Dir::DOWN);
       add_route(ns.host, p_.servers[e].host, there);
       add_route(p_.servers[e].host, ns.host, back);

@@ -243,6 +243,7 @@ Json bottlenecks_json(const models::Scenario& sc, const RunOutput& run) {
     q.op = dir == IoDirection::read ? models::IoOp::read : models::IoOp::write;
     q.group = run.job_nodes[j].group;
     q.nodes = run.job_nodes[j].nodes;
+    q.job = j;
     if (q.group < 0 || q.nodes.empty())
       continue;
     if (kind == Traffic::checkpoint || kind == Traffic::restore) {

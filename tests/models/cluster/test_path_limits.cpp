@@ -246,3 +246,23 @@ TEST_CASE("a parallel file system's stripe size: a file smaller than a stripe re
   q.file_size = 0; // large: stripe_count each
   CHECK(tier(path_limits(sc, net, q), "storage_ports").Bps == Approx(8 * 12.5 * G));
 }
+
+TEST_CASE("the nodes' own data path is a tier of the job's path", "[path_limits]") {
+  const auto sc = parse(R"("s": {"kind": "jbof", "enclosures": 8, "drives_per_enclosure": 8, "drive": "d",
+                                 "ports_per_enclosure": 2, "port_speed": "400Gbps"})");
+  const auto net = build_cluster_network(sc);
+  auto q = query(IoOp::read);
+  q.job = 0;
+  const auto r = path_limits(sc, net, q);
+  // Four nodes bouncing through host memory: 4 PCIe switch uplinks of 50 GB/s each (gpu_host_bandwidth).
+  bool found = false;
+  for (const auto& t : r)
+    if (t.tier == "host_path" && t.name == "PCIe switch uplinks (host bounce buffers)") {
+      CHECK(t.Bps == Approx(4 * 4 * 50 * G));
+      found = true;
+    }
+  CHECK(found);
+  q.job = -1;
+  const auto without = path_limits(sc, net, q);
+  CHECK(std::none_of(without.begin(), without.end(), [](const TierLimit& t) { return t.tier == "host_path"; }));
+}

@@ -111,16 +111,19 @@ TEST_CASE("every problem is reported, each with its pointer", "[scenario]") {
   doc["workloads"][0]["dataset"]["storage"] = "hott";       // dangling reference
   doc["simulation"] = {{"duration", "7 days"}};             // bad unit
   const std::string e = errors_of(doc);
-  CHECK(e == "s.json:/cluster/node_groups/0/nic_sped: unknown key, did you mean \"nic_speed\"? (expected one of "
-             "\"name\", \"count\", \"gpus_per_node\", \"gpu\", \"gpu_rent\", \"gpu_price\", \"node_price\", "
-             "\"nics\", \"nic_speed\", \"compute_nics\", \"compute_nic_speed\", \"host_memory\", "
-             "\"gpu_host_bandwidth\", \"node_power\" or \"node_mtbf\")\n"
-             "s.json:/storage/hot/port_speed: a bare number has no unit (expected a rate with a unit like "
-             "\"400Gbps\", \"50GB/s\" or \"3.2GiB/s\", got 400)\n"
-             "s.json:/workloads/0/dataset/storage: names \"hott\", which is not defined, did you mean \"hot\"? "
-             "(expected one of the storage systems under /storage: \"hot\")\n"
-             "s.json:/simulation/duration: unknown unit \"days\" (expected a duration with a unit like \"30min\", "
-             "\"2h\", \"7d\", \"3y\" or \"8us\", got \"7 days\")\n");
+  CHECK(e ==
+        "s.json:/cluster/node_groups/0/nic_sped: unknown key, did you mean \"nic_speed\"? (expected one of "
+        "\"name\", \"count\", \"gpus_per_node\", \"gpu\", \"gpu_rent\", \"gpu_price\", \"node_price\", "
+        "\"nics\", \"nic_speed\", \"compute_nics\", \"compute_nic_speed\", \"host_memory\", "
+        "\"gpu_host_bandwidth\", \"node_power\", \"gpudirect_storage\", \"pcie_switches\", \"pcie_switch_uplink\", "
+        "\"host_memory_bandwidth\", \"cpu_cores\", \"core_copy_bandwidth\", \"io_request_cpu_time\" or "
+        "\"node_mtbf\")\n"
+        "s.json:/storage/hot/port_speed: a bare number has no unit (expected a rate with a unit like "
+        "\"400Gbps\", \"50GB/s\" or \"3.2GiB/s\", got 400)\n"
+        "s.json:/workloads/0/dataset/storage: names \"hott\", which is not defined, did you mean \"hot\"? "
+        "(expected one of the storage systems under /storage: \"hot\")\n"
+        "s.json:/simulation/duration: unknown unit \"days\" (expected a duration with a unit like \"30min\", "
+        "\"2h\", \"7d\", \"3y\" or \"8us\", got \"7 days\")\n");
 }
 
 TEST_CASE("cross-checks between sections", "[scenario]") {

@@ -1,0 +1,75 @@
+#include "models/cluster/host_path.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace aisim::models {
+namespace {
+
+// What one request of the job's I/O in direction `op` looks like on a node: its size, the requests in flight per
+// node, and the metadata operations (opens, closes) each of its bytes costs.
+struct NodeIo {
+  double request = 0;
+  int in_flight = 0;
+  double ops_per_byte = 0;
+};
+
+NodeIo node_io(const TrainingJob& job, IoOp op) {
+  if (op == IoOp::read) {
+    const IoShape& io = job.kind == "inference" ? job.inference.model_io : job.dataset.io;
+    const double per_byte = job.kind != "inference" && job.dataset.small_files()
+                                ? job.dataset.metadata_ops_per_file / job.dataset.file_size.value
+                                : 0.0;
+    return {io.io_size.value, io.outstanding_per_node, per_byte};
+  }
+  if (job.kind == "preprocessing")
+    return {job.output.io.io_size.value, job.output.io.outstanding_per_node, 0.0};
+  // A checkpoint shard per rank: no request larger than the shard.
+  const auto& c = job.checkpoint;
+  double request = c.io.io_size.value;
+  if (c.size.value > 0 && job.gpus > 0)
+    request = std::min(request, c.size.value / job.gpus);
+  return {request, c.io.outstanding_per_node, 0.0};
+}
+
+std::string times(double n, double each_Bps) { return format_count(n) + " x " + format_rate(BytesPerSecond(each_Bps)); }
+
+} // namespace
+
+std::vector<HostPathLimit> host_path_limits(const NodeGroup& g, const TrainingJob& job, IoOp op) {
+  std::vector<HostPathLimit> out;
+  const NodeIo io = node_io(job, op);
+  const double gpus = g.gpus_per_node;
+  if (g.gpudirect_storage) {
+    out.push_back({"GPU PCIe links (GPUDirect Storage)", gpus * g.gpu_host_bandwidth.value,
+                   times(gpus, g.gpu_host_bandwidth.value)});
+  } else {
+    const double switches = g.pcie_switches;
+    out.push_back({"PCIe switch uplinks (host bounce buffers)", switches * g.pcie_switch_uplink.value,
+                   times(switches, g.pcie_switch_uplink.value)});
+    out.push_back({"host memory (host bounce buffers)", g.host_memory_bandwidth.value / 4,
+                   format_rate(g.host_memory_bandwidth) + " / 4 (each byte written and read twice)"});
+  }
+  // CPU seconds per byte: a request's fixed cost, the copy (bounce only), the opens and closes of small files.
+  if (io.request > 0 && io.in_flight > 0) {
+    const double t = g.io_request_cpu_time.value;
+    const double copy = g.gpudirect_storage ? 0.0 : 1.0 / g.core_copy_bandwidth.value;
+    const double per_byte = t / io.request + copy + io.ops_per_byte * t;
+    const int threads = std::min(io.in_flight, g.cpu_cores);
+    if (per_byte > 0)
+      out.push_back({"CPU I/O threads", threads / per_byte,
+                     std::to_string(threads) + " threads x " + format_rate(BytesPerSecond(1.0 / per_byte)) + " (" +
+                         format_bytes(Bytes(io.request)) + " requests" + (g.gpudirect_storage ? "" : ", copied once") +
+                         ")"});
+  }
+  return out;
+}
+
+double host_path_bandwidth(const NodeGroup& g, const TrainingJob& job, IoOp op) {
+  double lowest = std::numeric_limits<double>::infinity();
+  for (const auto& l : host_path_limits(g, job, op))
+    lowest = std::min(lowest, l.Bps);
+  return lowest;
+}
+
+} // namespace aisim::models

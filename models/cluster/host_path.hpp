@@ -1,0 +1,32 @@
+// The node's own data path between its storage NICs and its GPUs' memory, per node and direction, for one job's
+// I/O. With GPUDirect Storage the NICs move data straight to and from GPU memory across the PCIe switches they
+// share with the GPUs: each GPU's link bounds it, and the CPU only issues the requests. Without it every byte is
+// bounced through host memory: up a PCIe switch's uplink into DRAM, copied once by a CPU thread (the kernel's copy
+// between the page cache or a staging buffer and the application's buffer) and down an uplink to the GPU, or the
+// reverse for writes. The uplinks (crossed once each way, so a full duplex link carries it once per direction),
+// the DRAM (each byte written twice and read twice) and the threads' copies and requests bound it.
+//
+// Each synchronous request in flight holds one thread (a data-loader worker reading, a checkpoint writer writing):
+// the job's `outstanding_ios` per node, at most the node's cores.
+#pragma once
+
+#include "models/scenario/scenario.hpp"
+
+#include <string>
+#include <vector>
+
+namespace aisim::models {
+
+struct HostPathLimit {
+  std::string name;   // as a planner says it: "PCIe switch uplinks (host bounce buffers)"
+  double Bps = 0;     // data bytes per second per node
+  std::string detail; // how it adds up
+};
+
+// Every limit of the path for `job`'s I/O in direction `op` on one node of group `g`.
+std::vector<HostPathLimit> host_path_limits(const NodeGroup& g, const TrainingJob& job, IoOp op);
+
+// The lowest of them.
+double host_path_bandwidth(const NodeGroup& g, const TrainingJob& job, IoOp op);
+
+} // namespace aisim::models
