@@ -36,11 +36,13 @@ std::string times(double n, double each_Bps) { return format_count(n) + " x " + 
 
 } // namespace
 
-std::vector<HostPathLimit> host_path_limits(const NodeGroup& g, const TrainingJob& job, IoOp op) {
+std::vector<HostPathLimit> host_path_limits(const NodeGroup& g, const TrainingJob& job, IoOp op,
+                                            const StorageSystem* storage) {
   std::vector<HostPathLimit> out;
   const NodeIo io = node_io(job, op);
   const double gpus = g.gpus_per_node;
-  if (g.gpudirect_storage) {
+  const bool direct = g.gpudirect_storage && !(storage && storage->kind == "object");
+  if (direct) {
     out.push_back({"GPU PCIe links (GPUDirect Storage)", gpus * g.gpu_host_bandwidth.value,
                    times(gpus, g.gpu_host_bandwidth.value)});
   } else {
@@ -53,21 +55,20 @@ std::vector<HostPathLimit> host_path_limits(const NodeGroup& g, const TrainingJo
   // CPU seconds per byte: a request's fixed cost, the copy (bounce only), the opens and closes of small files.
   if (io.request > 0 && io.in_flight > 0) {
     const double t = g.io_request_cpu_time.value;
-    const double copy = g.gpudirect_storage ? 0.0 : 1.0 / g.core_copy_bandwidth.value;
+    const double copy = direct ? 0.0 : 1.0 / g.core_copy_bandwidth.value;
     const double per_byte = t / io.request + copy + io.ops_per_byte * t;
     const int threads = std::min(io.in_flight, g.cpu_cores);
     if (per_byte > 0)
       out.push_back({"CPU I/O threads", threads / per_byte,
                      std::to_string(threads) + " threads x " + format_rate(BytesPerSecond(1.0 / per_byte)) + " (" +
-                         format_bytes(Bytes(io.request)) + " requests" + (g.gpudirect_storage ? "" : ", copied once") +
-                         ")"});
+                         format_bytes(Bytes(io.request)) + " requests" + (direct ? "" : ", copied once") + ")"});
   }
   return out;
 }
 
-double host_path_bandwidth(const NodeGroup& g, const TrainingJob& job, IoOp op) {
+double host_path_bandwidth(const NodeGroup& g, const TrainingJob& job, IoOp op, const StorageSystem* storage) {
   double lowest = std::numeric_limits<double>::infinity();
-  for (const auto& l : host_path_limits(g, job, op))
+  for (const auto& l : host_path_limits(g, job, op, storage))
     lowest = std::min(lowest, l.Bps);
   return lowest;
 }

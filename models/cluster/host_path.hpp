@@ -23,10 +23,12 @@ struct HostPathLimit {
   std::string detail; // how it adds up
 };
 
-// Every limit of the path for `job`'s I/O in direction `op` on one node of group `g`.
-std::vector<HostPathLimit> host_path_limits(const NodeGroup& g, const TrainingJob& job, IoOp op);
+// Every limit of the path for `job`'s I/O in direction `op` on one node of group `g`, to or from `storage` (null:
+// any). An object store is read and written over HTTP into host memory: GPUDirect Storage does not reach it.
+std::vector<HostPathLimit> host_path_limits(const NodeGroup& g, const TrainingJob& job, IoOp op,
+                                            const StorageSystem* storage = nullptr);
 
 // The lowest of them.
-double host_path_bandwidth(const NodeGroup& g, const TrainingJob& job, IoOp op);
+double host_path_bandwidth(const NodeGroup& g, const TrainingJob& job, IoOp op, const StorageSystem* storage = nullptr);
 
 } // namespace aisim::models

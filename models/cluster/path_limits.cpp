@@ -91,7 +91,7 @@ std::vector<TierLimit> path_limits(const Scenario& sc, const ClusterNetwork& net
   out.push_back({"node_nics", "node NICs", nodes * nic / amp, times(nodes, nic)});
   // Between the NICs and the GPUs: GPUDirect Storage or host bounce buffers (models/cluster/host_path.hpp).
   if (q.job >= 0)
-    for (const auto& l : host_path_limits(g, sc.jobs[q.job], q.op))
+    for (const auto& l : host_path_limits(g, sc.jobs[q.job], q.op, &sys))
       out.push_back({"host_path", l.name, nodes * l.Bps / amp, format_count(nodes) + " x (" + l.detail + ")"});
   if (sys.kind == "object") {
     const double conn = sys.object_node_rate().value;

@@ -59,9 +59,10 @@ void InferenceFleet::cold_start(int replicas, int serving) {
   // From an object store the weights come as GETs of at most object_size each (ranged GETs), beside the bytes.
   auto gets = start_file_costs(*sc_, *platform_, storage, flows, IoDirection::read, {}, *metrics_);
   Transfer load(*sc_, *platform_, storage, IoDirection::read, flows, *metrics_);
-  load.for_job(index_, Traffic::model_load).wait();
-  for (auto& g : gets)
+  load.for_job(index_, Traffic::model_load);
+  for (auto& g : gets) // the GETs pace the load beside its bytes: recorded as done once both are
     g->wait();
+  load.wait();
   const double load_s = sg4::Engine::get_clock() - t0;
   jm_->load_s.push_back(load_s);
   jm_->replicas_loaded += replicas;

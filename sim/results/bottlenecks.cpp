@@ -324,7 +324,8 @@ std::string format_bottlenecks(const Json& r) {
   if (it == r.end() || it->empty())
     return "";
   const auto rate = [](const Json& v) { return models::format_rate(models::BytesPerSecond(v.get<double>())); };
-  constexpr size_t kMaxRows = 12;
+  // Enough for a side-by-side comparison of ten jobs (a read and a write phase each); the rest is in results.json.
+  constexpr size_t kMaxRows = 20;
   std::vector<std::array<std::string, 4>> rows;
   for (const auto& e : *it) {
     if (rows.size() == kMaxRows)

@@ -776,9 +776,14 @@ std::string format_summary(const Json& r, const std::string& results_path) {
   o += "  checkpoint stall         " + pct(g["stall"]["checkpoint"]) + "\n";
   o += "  failure                  " + pct(g["stall"]["failure"]) + "\n";
   o += "  idle                     " + pct(g["stall"]["idle"]) + "\n\n";
-  o += "job                kind          GPUs    util     steps  ckpts  ckpt write mean / p99  (GPU stall mean)\n";
+  // The name column widens to the longest job name, so a comparison of long-named jobs stays aligned.
+  int name_w = 16;
+  for (const auto& j : r["jobs"])
+    name_w = std::max(name_w, static_cast<int>(j["name"].get<std::string>().size()));
+  o += "job" + std::string(static_cast<size_t>(name_w), ' ') +
+       "kind          GPUs    util     steps  ckpts  ckpt write mean / p99  (GPU stall mean)\n";
   for (const auto& j : r["jobs"]) {
-    char buf[256];
+    char buf[1024];
     const auto& w = j["checkpoints"]["write_s"];
     // A failed job's busy share is not a result; an inference fleet's busy GPUs serve, they do not train.
     const bool failed = j["status"] == "failed";
@@ -794,7 +799,7 @@ std::string format_summary(const Json& r, const std::string& results_path) {
                    : models::format_duration(Seconds(w["mean"].get<double>())) + " / " +
                          models::format_duration(Seconds(w["p99"].get<double>())) + "  (" +
                          models::format_duration(Seconds(j["checkpoints"]["stall_s"]["mean"].get<double>())) + ")";
-    std::snprintf(buf, sizeof buf, "  %-16s %-13s %5d  %6s %9s  %5s  %s\n", j["name"].get<std::string>().c_str(),
+    std::snprintf(buf, sizeof buf, "  %-*s %-13s %5d  %6s %9s  %5s  %s\n", name_w, j["name"].get<std::string>().c_str(),
                   kind.c_str(), j["gpus"].get<int>(), util.c_str(), steps.c_str(), count.c_str(), times.c_str());
     o += buf;
     if (failed && j["failure"].is_string())

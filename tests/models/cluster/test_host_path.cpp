@@ -86,3 +86,15 @@ TEST_CASE("checkpoint writes: one request per rank's shard at most, the writers'
   j.checkpoint.size = Bytes(8 * 1e6); // 1 MB shards: 1 MB requests
   CHECK(limit(host_path_limits(g, j, IoOp::write), "CPU I/O threads") == Approx(16 * 1e6 / (5e-6 + 1e6 / (10 * G))));
 }
+
+TEST_CASE("an object store is reached over HTTP into host memory: GPUDirect Storage does not apply", "[host_path]") {
+  auto g = dgx();
+  g.gpudirect_storage = true;
+  StorageSystem object;
+  object.kind = "object";
+  const auto l = host_path_limits(g, reader(1048576, 16), IoOp::read, &object);
+  CHECK(limit(l, "PCIe switch uplinks") == Approx(4 * 50 * G));
+  StorageSystem pfs;
+  pfs.kind = "pfs";
+  CHECK(limit(host_path_limits(g, reader(1048576, 16), IoOp::read, &pfs), "GPU PCIe links") == Approx(8 * 50 * G));
+}
