@@ -312,6 +312,8 @@
       // Rates from kB/s to TB/s side by side: a log scale, labelled at the powers of ten.
       o.scales.x.type = "logarithmic";
       o.scales.x.ticks = {callback: (v) => Number.isInteger(Math.log10(v)) ? fmt.rate(v) : ""};
+      // Every tier named: Chart.js would drop labels it finds crowded, and the tier it drops may be the limiter.
+      o.scales.y.ticks = {autoSkip: false};
       o.plugins.legend = {display: false};
       o.plugins.tooltip.callbacks.afterLabel = (c) => c.dataIndex > 0 ? e.limits[c.dataIndex - 1].detail : "";
       chart(grid, {type: "bar", data: {labels: labels, datasets: [{label: "", data: values,
