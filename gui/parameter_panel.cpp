@@ -161,6 +161,8 @@ QString unit_hint(const QString& key, const models::Json& v) {
       {"parity", "parity drives per stripe"},
       {"stripe_count", "servers per file"},
       {"drive_pcie_lanes", "PCIe lanes per drive"},
+      {"pcie_switches", "PCIe switches per node"},
+      {"cpu_cores", "cores per node"},
       {"oversubscription", "to 1 (down : up)"},
       {"afr", "failures per year (fraction)"},
       {"durability", "fraction per year"},
