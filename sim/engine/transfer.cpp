@@ -68,7 +68,7 @@ Transfer::Transfer(const models::Scenario& sc, const Platform& platform, int sto
   std::vector<std::pair<int, double>> servers; // host index, its share
   const Stripes stripes(platform, storage);
   long long budget = stripes.total;
-  if (files > 0)
+  if (sys.kind == "pfs" && files > 0)
     budget = std::min<long long>(budget, sys.servers_for_files(files, models::Bytes(bytes_ / files)));
   const double used = static_cast<double>(budget);
   for (int e : platform.servers_of_storage[storage]) {
