@@ -2,6 +2,7 @@
 
 #include "models/hardware/drive_model.hpp"
 #include "models/hardware/gpu_catalog.hpp"
+#include "models/hardware/node_presets.hpp"
 #include "models/scenario/included_file.hpp"
 #include "models/scenario/policy_parser.hpp"
 #include "models/scenario/price_sheet.hpp"
@@ -314,8 +315,21 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
         NodeGroup ng;
         auto gname = g.text("name", nullptr);
         auto count = g.integer("count", std::nullopt, 1, kMaxCount);
-        auto gpn = g.integer("gpus_per_node", 8, 1, 64);
-        auto gpu = g.choice("gpu", nullptr, gpu_model_names());
+        // A preset (models/hardware/node_presets.hpp) gives the defaults of a published system; without one the
+        // defaults are a DGX H100's and `gpu` is required.
+        std::optional<NodePreset> preset;
+        bool preset_ok = true;
+        if (g.has("preset")) {
+          auto p = g.choice("preset", nullptr, node_preset_names());
+          preset_ok = p.has_value();
+          if (p)
+            preset = find_node_preset(*p);
+        } else {
+          g.accept("preset");
+        }
+        const NodePreset base = preset.value_or(*find_node_preset("dgx-h100"));
+        auto gpn = g.integer("gpus_per_node", base.gpus_per_node, 1, 64);
+        auto gpu = g.choice("gpu", preset ? base.gpu.c_str() : nullptr, gpu_model_names());
         std::optional<GpuModel> model = gpu ? find_gpu_model(*gpu) : std::nullopt;
         // A rented group (a cloud cluster) is paid per GPU-hour and buys nothing: a purchase price would be
         // counted nowhere, so one given with the rent is refused rather than ignored.
@@ -336,21 +350,22 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
               gprice.reset();
             }
         }
-        auto nics = g.integer("nics", 2, 1, 64);
-        auto nic_speed = g.quantity("nic_speed", Dimension::bytes_per_second, "400Gbps");
-        auto cnics = g.integer("compute_nics", 8, 1, 64);
-        auto cnic_speed = g.quantity("compute_nic_speed", Dimension::bytes_per_second, "400Gbps");
-        auto mem = g.quantity("host_memory", Dimension::bytes, "2TiB");
+        auto nics = g.integer("nics", base.nics, 1, 64);
+        auto nic_speed = g.quantity("nic_speed", Dimension::bytes_per_second, base.nic_speed.c_str());
+        auto cnics = g.integer("compute_nics", base.compute_nics, 1, 64);
+        auto cnic_speed = g.quantity("compute_nic_speed", Dimension::bytes_per_second, base.compute_nic_speed.c_str());
+        auto mem = g.quantity("host_memory", Dimension::bytes, base.host_memory.c_str());
         // PCIe Gen5 x16 moves about 50 GB/s in practice of its 63 GB/s per direction.
-        auto host_bw = g.quantity("gpu_host_bandwidth", Dimension::bytes_per_second, "50GB/s");
+        auto host_bw = g.quantity("gpu_host_bandwidth", Dimension::bytes_per_second, base.gpu_host_bandwidth.c_str());
         auto npower = g.quantity("node_power", Dimension::watts, "3kW", Bound::non_negative);
         // The node's data path (models/cluster/host_path.hpp); defaults and their sources in scenarios/README.md.
         auto gds = g.boolean("gpudirect_storage", false);
-        auto switches = g.integer("pcie_switches", 4, 1, 64);
+        auto switches = g.integer("pcie_switches", base.pcie_switches, 1, 64);
         std::optional<double> uplink; // absent: an x16 link like each GPU's, gpu_host_bandwidth
         const bool uplink_ok = g.optional_quantity("pcie_switch_uplink", Dimension::bytes_per_second, uplink);
-        auto mem_bw = g.quantity("host_memory_bandwidth", Dimension::bytes_per_second, "614.4GB/s");
-        auto cores = g.integer("cpu_cores", 112, 1, 4096);
+        auto mem_bw =
+            g.quantity("host_memory_bandwidth", Dimension::bytes_per_second, base.host_memory_bandwidth.c_str());
+        auto cores = g.integer("cpu_cores", base.cpu_cores, 1, 4096);
         auto copy_bw = g.quantity("core_copy_bandwidth", Dimension::bytes_per_second, "10GB/s");
         auto request_cpu = g.quantity("io_request_cpu_time", Dimension::seconds, "5us", Bound::non_negative);
         // Mean time between failures that interrupt a job, per node (GPUs, memory, NICs, software); absent: none.
@@ -364,8 +379,8 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
           group_names.push_back(*gname);
         }
         if (!gname || !count || !gpn || !model || !gprice || !nics || !nic_speed || !cnics || !cnic_speed || !mem ||
-            !host_bw || !npower || !nprice || !mtbf_ok || !rent_ok || !gds || !switches || !uplink_ok || !mem_bw ||
-            !cores || !copy_bw || !request_cpu)
+            !host_bw || !npower || !nprice || !mtbf_ok || !rent_ok || !preset_ok || !gds || !switches || !uplink_ok ||
+            !mem_bw || !cores || !copy_bw || !request_cpu)
           continue;
         ng.name = *gname;
         ng.count = static_cast<int>(*count);

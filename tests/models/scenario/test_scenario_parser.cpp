@@ -113,7 +113,7 @@ TEST_CASE("every problem is reported, each with its pointer", "[scenario]") {
   const std::string e = errors_of(doc);
   CHECK(e ==
         "s.json:/cluster/node_groups/0/nic_sped: unknown key, did you mean \"nic_speed\"? (expected one of "
-        "\"name\", \"count\", \"gpus_per_node\", \"gpu\", \"gpu_rent\", \"gpu_price\", \"node_price\", "
+        "\"name\", \"count\", \"preset\", \"gpus_per_node\", \"gpu\", \"gpu_rent\", \"gpu_price\", \"node_price\", "
         "\"nics\", \"nic_speed\", \"compute_nics\", \"compute_nic_speed\", \"host_memory\", "
         "\"gpu_host_bandwidth\", \"node_power\", \"gpudirect_storage\", \"pcie_switches\", \"pcie_switch_uplink\", "
         "\"host_memory_bandwidth\", \"cpu_cores\", \"core_copy_bandwidth\", \"io_request_cpu_time\" or "
@@ -296,4 +296,34 @@ TEST_CASE("storage holds data at rest by class, within its capacity", "[scenario
   CHECK_THAT(e, Catch::Contains("s.json:/storage/hot/holds/archive: unknown key"));
   CHECK_THAT(e, Catch::Contains("s.json:/storage/hot/holds: holds more than the system's capacity (expected at most "
                                 "30.7 TB, got 40 TB)"));
+}
+
+TEST_CASE("a node group preset gives a published system's defaults; the group's own keys override them", "[scenario]") {
+  const auto parse_group = [](const std::string& group) {
+    const std::string text = R"({"schema_version": 1, "name": "t", "cluster": {"node_groups": [)" + group + R"(]},
+      "drives": {"d": {"capacity": "7.68TB", "read_bandwidth": "2GB/s", "write_bandwidth": "1GB/s", "price": "$1"}},
+      "storage": {"s": {"kind": "jbof", "enclosures": 1, "drives_per_enclosure": 4, "drive": "d"}},
+      "workloads": [{"name": "w", "kind": "training", "gpus": 8, "step_time": "1s", "global_batch": 8,
+                     "sample_size": "1MB", "dataset": {"size": "1TB", "storage": "s"},
+                     "checkpoint": {"size": "1GB", "interval": "1h", "storage": "s"}}],
+      "simulation": {"duration": "1h"}})";
+    return parse_scenario(Json::parse(text), "s.json", ".");
+  };
+  const auto a100 = parse_group(R"({"name": "n", "count": 1, "preset": "dgx-a100", "cpu_cores": 96})");
+  INFO(a100.diagnostics.format(true));
+  REQUIRE(a100.scenario.has_value());
+  const auto& g = a100.scenario->node_groups[0];
+  CHECK(g.gpu.name == "A100-SXM-80GB");
+  CHECK(g.nic_bandwidth().value == Approx(2 * 25e9));
+  CHECK(g.gpu_host_bandwidth.value == Approx(25e9));
+  CHECK(g.host_memory_bandwidth.value == Approx(409.6e9));
+  CHECK(g.cpu_cores == 96); // the group's own key wins
+  // Without a preset, gpu is required and the defaults are a DGX H100's.
+  const auto bare = parse_group(R"({"name": "n", "count": 1})");
+  CHECK_FALSE(bare.scenario.has_value());
+  const auto h100 = parse_group(R"({"name": "n", "count": 1, "gpu": "H100-SXM"})");
+  REQUIRE(h100.scenario.has_value());
+  CHECK(h100.scenario->node_groups[0].host_memory_bandwidth.value == Approx(614.4e9));
+  const auto unknown = parse_group(R"({"name": "n", "count": 1, "preset": "dgx-z"})");
+  CHECK_FALSE(unknown.scenario.has_value());
 }
