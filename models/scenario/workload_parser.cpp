@@ -1,6 +1,7 @@
 #include "models/scenario/workload_parser.hpp"
 
 #include "models/scenario/inference_parser.hpp"
+#include "models/scenario/mlperf_presets.hpp"
 
 #include <algorithm>
 #include <map>
@@ -70,6 +71,21 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
       for (const auto& g : sc.node_groups)
         if (group && g.name == *group)
           ng = &g;
+      // An MLPerf Storage workload preset fills the keys the workload leaves out, before any of them is read.
+      bool preset_ok = true;
+      Json& wj_mut = (*workloads)[i];
+      if (w.has("preset")) {
+        w.accept("preset");
+        if (kind && *kind == "inference") {
+          diag.error(wptr + "/preset", "workload presets are MLPerf Storage's training workloads (expected no preset "
+                                       "on an inference fleet)");
+          preset_ok = false;
+        } else if (ng && gpus) {
+          preset_ok = apply_mlperf_preset(wj_mut, wptr, *ng, *gpus, diag);
+        }
+      } else {
+        w.accept("preset");
+      }
       if (gpus && ng && *gpus % ng->gpus_per_node != 0)
         diag.error(wptr + "/gpus", "not a whole number of nodes (expected a multiple of " +
                                        std::to_string(ng->gpus_per_node) + " GPUs per node, got " +
@@ -299,7 +315,8 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
       w.finish();
       record_name();
       if (!jname || !kind || !group || !gpus || (!step && !(step_flops && mfu)) || !batch || !sample || !prefetch ||
-          !start || !dataset || !ckpt || !base || !output || !duration_ok || !failures_at_ok || !detection)
+          !start || !dataset || !ckpt || !base || !output || !duration_ok || !failures_at_ok || !detection ||
+          !preset_ok)
         continue;
       if (!ng)
         continue;

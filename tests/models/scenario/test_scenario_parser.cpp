@@ -327,3 +327,39 @@ TEST_CASE("a node group preset gives a published system's defaults; the group's 
   const auto unknown = parse_group(R"({"name": "n", "count": 1, "preset": "dgx-z"})");
   CHECK_FALSE(unknown.scenario.has_value());
 }
+
+TEST_CASE("an MLPerf Storage workload preset fills what DLIO emulates; the workload's own keys win", "[scenario]") {
+  const auto parse_with = [](const std::string& gpu, const std::string& workload) {
+    const std::string text = R"({"schema_version": 1, "name": "t", "cluster": {"node_groups": [
+      {"name": "n", "count": 2, "gpus_per_node": 4, "gpu": ")" +
+                             gpu + R"("}]},
+      "drives": {"d": {"capacity": "7.68TB", "read_bandwidth": "2GB/s", "write_bandwidth": "1GB/s", "price": "$1"}},
+      "storage": {"s": {"kind": "jbof", "enclosures": 1, "drives_per_enclosure": 4, "drive": "d"}},
+      "workloads": [)" + workload +
+                             R"(], "simulation": {"duration": "1h"}})";
+    return parse_scenario(Json::parse(text), "s.json", ".");
+  };
+  const std::string cosmo = R"({"name": "w", "kind": "training", "gpus": 8, "preset": "mlperf-cosmoflow",
+    "dataset": {"size": "10TB", "storage": "s"}, "checkpoint": {"size": "1GB", "interval": "30d", "storage": "s"}})";
+  const auto h100 = parse_with("H100-SXM", cosmo);
+  INFO(h100.diagnostics.format(true));
+  REQUIRE(h100.scenario.has_value());
+  const auto& j = h100.scenario->jobs[0];
+  CHECK(j.step_time.value == Approx(0.00350));
+  CHECK(j.global_batch == 8);
+  CHECK(j.sample_size.value == Approx(2828486));
+  CHECK(j.dataset.small_files());                 // one 2.8 MB sample per file: each file opened and closed
+  CHECK(j.dataset.io.outstanding_per_node == 16); // 4 reader threads per accelerator x 4 per node
+  const auto a100 = parse_with("A100-SXM-80GB", R"({"name": "w", "kind": "training", "gpus": 8,
+    "preset": "mlperf-unet3d", "global_batch": 7, "dataset": {"size": "10TB", "storage": "s"},
+    "checkpoint": {"size": "1GB", "interval": "30d", "storage": "s"}})");
+  REQUIRE(a100.scenario.has_value());
+  CHECK(a100.scenario->jobs[0].step_time.value == Approx(0.636));
+  CHECK(a100.scenario->jobs[0].global_batch == 7); // given: wins over 7 x 8
+  // B200s are not emulated by MLPerf Storage v1.0; unknown presets are refused.
+  CHECK_FALSE(parse_with("B200", cosmo).scenario.has_value());
+  const auto unknown = parse_with("H100-SXM", R"({"name": "w", "kind": "training", "gpus": 8, "preset": "mlperf-bert",
+    "dataset": {"size": "10TB", "storage": "s"}, "checkpoint": {"size": "1GB", "interval": "30d", "storage": "s"}})");
+  CHECK_FALSE(unknown.scenario.has_value());
+  CHECK(unknown.diagnostics.format(true).find("/workloads/0/preset") != std::string::npos);
+}
