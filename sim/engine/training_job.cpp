@@ -242,12 +242,13 @@ void TrainingJob::run_phase(int64_t steps, int64_t buffered) {
   for (auto& c : collectives)
     c->wait();
   const double elapsed = sg4::Engine::get_clock() - t0;
-  // A run limit that ended the window during the phase (Metrics::period_end_s) counts the steps done by then: the
-  // phase was sized for the scenario's end, not for this one. (At the scenario's end a phase is sized to fit.)
+  // A phase that ran past the window's end counts the steps done by then: a run limit ended the window during it
+  // (Metrics::period_end_s), or the phase was sized to fit at the compute pace and its data held it longer.
   int64_t done = steps;
-  if (metrics_->period_end_s < sc_->simulation.duration.value && t0 + elapsed > window_end_s() && elapsed > 0)
+  if (t0 + elapsed > window_end_s() && elapsed > 0)
     done = std::clamp<int64_t>(
-        static_cast<int64_t>(std::floor(static_cast<double>(steps) * (window_end_s() - t0) / elapsed)), 0, steps);
+        static_cast<int64_t>(std::floor(static_cast<double>(steps) * (window_end_s() - t0) / elapsed + 1e-9)), 0,
+        steps);
   jm_->steps += done;
   add_segment(t0, compute_s * job_->gpus, std::max(0.0, elapsed - compute_s) * job_->gpus, 0.0);
 }
