@@ -34,7 +34,7 @@ DriveLoad drive_load(const Scenario& sc, int storage, IoOp op) {
     if (checkpoint) {
       // A checkpoint is one file per rank: no request is larger than a rank's shard, and on a parallel file
       // system the shards reach only the servers their stripes land on (as sim/engine/transfer.cpp spreads them).
-      const Bytes shard(job.checkpoint.size.value / job.gpus);
+      const Bytes shard = job.checkpoint_shard();
       if (shard.value > 0)
         request = Bytes(std::min(request.value, shard.value));
       if (sys.kind == "pfs")

@@ -6,9 +6,11 @@
 namespace aisim::models {
 namespace {
 
-// What one request of the job's I/O in direction `op` looks like on a node: its size, the requests in flight per
-// node, and the metadata operations (opens, closes) each of its bytes costs.
+// What one request of the job's I/O in direction `op` looks like on a node: the system it goes to, its size, the
+// requests in flight per node, and the metadata operations (opens, closes) each of its bytes costs. Reads are the
+// dataset (an inference fleet's: the model), writes the checkpoints (a preprocessing job's: its output).
 struct NodeIo {
+  const std::string* storage = nullptr;
   double request = 0;
   int in_flight = 0;
   double ops_per_byte = 0;
@@ -16,23 +18,21 @@ struct NodeIo {
 
 NodeIo node_io(const TrainingJob& job, IoOp op) {
   if (op == IoOp::read) {
-    const IoShape& io = job.kind == "inference" ? job.inference.model_io : job.dataset.io;
-    const double per_byte = job.kind != "inference" && job.dataset.small_files()
-                                ? job.dataset.metadata_ops_per_file / job.dataset.file_size.value
-                                : 0.0;
-    return {io.io_size.value, io.outstanding_per_node, per_byte};
+    if (job.kind == "inference")
+      return {&job.inference.model_storage, job.inference.model_io.io_size.value,
+              job.inference.model_io.outstanding_per_node, 0.0};
+    const auto& ds = job.dataset;
+    return {&ds.storage, ds.io.io_size.value, ds.io.outstanding_per_node,
+            ds.small_files() ? ds.metadata_ops_per_file / ds.file_size.value : 0.0};
   }
   if (job.kind == "preprocessing")
-    return {job.output.io.io_size.value, job.output.io.outstanding_per_node, 0.0};
+    return {&job.output.storage, job.output.io.io_size.value, job.output.io.outstanding_per_node, 0.0};
   // A checkpoint shard per rank: no request larger than the shard.
   const auto& c = job.checkpoint;
-  double request = c.io.io_size.value;
-  if (c.size.value > 0 && job.gpus > 0)
-    request = std::min(request, c.size.value / job.gpus);
-  return {request, c.io.outstanding_per_node, 0.0};
+  const Bytes shard = job.checkpoint_shard();
+  return {&c.storage, shard.value > 0 ? std::min(c.io.io_size.value, shard.value) : c.io.io_size.value,
+          c.io.outstanding_per_node, 0.0};
 }
-
-std::string times(double n, double each_Bps) { return format_count(n) + " x " + format_rate(BytesPerSecond(each_Bps)); }
 
 } // namespace
 
@@ -44,11 +44,11 @@ std::vector<HostPathLimit> host_path_limits(const NodeGroup& g, const TrainingJo
   const bool direct = g.gpudirect_storage && !(storage && storage->kind == "object");
   if (direct) {
     out.push_back({"GPU PCIe links (GPUDirect Storage)", gpus * g.gpu_host_bandwidth.value,
-                   times(gpus, g.gpu_host_bandwidth.value)});
+                   format_times(gpus, g.gpu_host_bandwidth)});
   } else {
     const double switches = g.pcie_switches;
     out.push_back({"PCIe switch uplinks (host bounce buffers)", switches * g.pcie_switch_uplink.value,
-                   times(switches, g.pcie_switch_uplink.value)});
+                   format_times(switches, g.pcie_switch_uplink)});
     out.push_back({"host memory (host bounce buffers)", g.host_memory_bandwidth.value / 4,
                    format_rate(g.host_memory_bandwidth) + " / 4 (each byte written and read twice)"});
   }
@@ -71,6 +71,10 @@ double host_path_bandwidth(const NodeGroup& g, const TrainingJob& job, IoOp op, 
   for (const auto& l : host_path_limits(g, job, op, storage))
     lowest = std::min(lowest, l.Bps);
   return lowest;
+}
+
+double host_path_bandwidth(const Scenario& sc, const NodeGroup& g, const TrainingJob& job, IoOp op) {
+  return host_path_bandwidth(g, job, op, sc.find_storage(*node_io(job, op).storage));
 }
 
 } // namespace aisim::models

@@ -30,5 +30,8 @@ std::vector<HostPathLimit> host_path_limits(const NodeGroup& g, const TrainingJo
 
 // The lowest of them.
 double host_path_bandwidth(const NodeGroup& g, const TrainingJob& job, IoOp op, const StorageSystem* storage = nullptr);
+// The same, to or from the system the job uses most that way: its dataset (an inference fleet's model) for reads,
+// its checkpoints (a preprocessing job's output) for writes.
+double host_path_bandwidth(const Scenario& sc, const NodeGroup& g, const TrainingJob& job, IoOp op);
 
 } // namespace aisim::models

@@ -11,7 +11,6 @@
 namespace aisim::models {
 
 namespace {
-std::string times(double n, double each_Bps) { return format_count(n) + " x " + format_rate(BytesPerSecond(each_Bps)); }
 
 std::string ports_name(const std::string& kind) {
   if (kind == "jbof")
@@ -54,10 +53,10 @@ void add_behind_servers(std::vector<TierLimit>& out, const Scenario& sc, int sto
   const auto& sys = sc.storage[storage];
   if (const auto internal = server_internal_limit(sc, storage, op))
     out.push_back({tier_prefix + "internal", prefix + internal_name(sys.kind) + suffix, servers * internal->value,
-                   times(servers, internal->value)});
+                   format_times(servers, *internal)});
   const double drives = servers * sys.drives_per_server, each = drive_rate(sc, storage, op);
   const double amp = op == IoOp::write ? sys.protection.write_amplification() : 1.0;
-  std::string detail = times(drives, each);
+  std::string detail = format_times(drives, BytesPerSecond(each));
   if (amp > 1)
     detail += ", " + format_count(amp, 2) + "x written with " + sys.protection.scheme;
   out.push_back({tier_prefix + "drives", prefix + "drives" + suffix, drives * each / amp, detail});
@@ -78,7 +77,7 @@ std::vector<TierLimit> path_limits(const Scenario& sc, const ClusterNetwork& net
 
   if (sys.kind == "local_nvme") {
     const double drives = nodes * sys.drives_per_node, each = drive_rate(sc, q.storage, q.op);
-    out.push_back({"drives", "drives in the nodes", drives * each, times(drives, each)});
+    out.push_back({"drives", "drives in the nodes", drives * each, format_times(drives, BytesPerSecond(each))});
     return out;
   }
 
@@ -88,7 +87,7 @@ std::vector<TierLimit> path_limits(const Scenario& sc, const ClusterNetwork& net
   const double servers = sys.servers_for_files(q.files, Bytes(q.file_size));
 
   const double nic = sc.storage_bandwidth(g).value;
-  out.push_back({"node_nics", "node NICs", nodes * nic / amp, times(nodes, nic)});
+  out.push_back({"node_nics", "node NICs", nodes * nic / amp, format_times(nodes, BytesPerSecond(nic))});
   // Between the NICs and the GPUs: GPUDirect Storage or host bounce buffers (models/cluster/host_path.hpp).
   if (q.job >= 0)
     for (const auto& l : host_path_limits(g, sc.jobs[q.job], q.op, &sys))
@@ -96,7 +95,8 @@ std::vector<TierLimit> path_limits(const Scenario& sc, const ClusterNetwork& net
   if (sys.kind == "object") {
     const double conn = sys.object_node_rate().value;
     out.push_back({"object_connections", "object connections per node", nodes * conn,
-                   times(nodes, conn) + " (" + std::to_string(sys.connections_per_node) + " connections each)"});
+                   format_times(nodes, BytesPerSecond(conn)) + " (" + std::to_string(sys.connections_per_node) +
+                       " connections each)"});
     // Each request moves one small file, or a part of at most object_size of a large one.
     const double per_request =
         q.file_size > 0 ? q.file_size / sys.object_requests(q.file_size, 1) : sys.object_size.value;
@@ -111,7 +111,7 @@ std::vector<TierLimit> path_limits(const Scenario& sc, const ClusterNetwork& net
     sinks.push_back(net.node_endpoint(q.group, n));
   add_fabric(out, sc, net, q.storage, sinks, amp);
   out.push_back({"storage_ports", ports_name(sys.kind), servers * sys.front_end.value / amp,
-                 times(servers, sys.front_end.value)});
+                 format_times(servers, sys.front_end)});
   // Host-side protection's extra pieces arrive as extra bytes, server-side ones are written behind the server:
   // either way each data byte is write_amplification() bytes on the drives.
   if (sys.kind != "object")
@@ -125,7 +125,7 @@ std::vector<TierLimit> path_limits(const Scenario& sc, const ClusterNetwork& net
     if (internal)
       per_server = std::min(per_server, internal->value);
     out.push_back({"replica_target", "synchronous replica on " + target.name, target.servers * per_server,
-                   times(target.servers, per_server)});
+                   format_times(target.servers, BytesPerSecond(per_server))});
   }
   if (const double ops = sys.metadata_ops_rate(nodes); ops > 0 && q.metadata_ops_per_byte > 0) {
     // Who serves the operations, how many of them and at what rate each (their product is `ops`).
@@ -147,7 +147,7 @@ std::vector<TierLimit> copy_limits(const Scenario& sc, const ClusterNetwork& net
   const auto& dst = sc.storage[to];
   std::vector<TierLimit> out;
   out.push_back({"source_ports", "source " + ports_name(src.kind) + " (" + src.name + ")",
-                 src.servers * src.front_end.value, times(src.servers, src.front_end.value)});
+                 src.servers * src.front_end.value, format_times(src.servers, src.front_end)});
   if (reads_at_rest && src.kind != "object")
     add_behind_servers(out, sc, from, IoOp::read, src.servers, "source_", "source ", " (" + src.name + ")");
   std::vector<int> sinks;
@@ -155,7 +155,7 @@ std::vector<TierLimit> copy_limits(const Scenario& sc, const ClusterNetwork& net
     sinks.push_back(net.enclosure_endpoint(to, e));
   add_fabric(out, sc, net, from, sinks, 1.0);
   out.push_back({"storage_ports", ports_name(dst.kind) + " (" + dst.name + ")", dst.servers * dst.front_end.value,
-                 times(dst.servers, dst.front_end.value)});
+                 format_times(dst.servers, dst.front_end)});
   if (dst.kind != "object")
     add_behind_servers(out, sc, to, IoOp::write, dst.servers, "", "", " (" + dst.name + ")");
   return lowest_first(std::move(out));

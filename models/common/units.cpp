@@ -371,6 +371,8 @@ std::string format_money(Dollars d) {
   return std::string(sign) + "$" + format_count(v);
 }
 
+std::string format_times(double n, BytesPerSecond each) { return format_count(n) + " x " + format_rate(each); }
+
 std::string format_count(double v, int decimals) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, std::fabs(v));

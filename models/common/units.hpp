@@ -120,5 +120,7 @@ std::string format_dollars(Dollars d); // "$30000.00": exact, parses back as a q
 std::string format_money(Dollars d);
 // A count or amount for people: thousands separators and `decimals` places ("826,269.5").
 std::string format_count(double v, int decimals = 0);
+// How a total adds up: "8 x 12.5 GB/s".
+std::string format_times(double n, BytesPerSecond each);
 
 } // namespace aisim::models

@@ -55,17 +55,15 @@ std::vector<std::string> mlperf_preset_names() {
   return names;
 }
 
-bool apply_mlperf_preset(Json& w, const std::string& pointer, const NodeGroup& group, int64_t gpus, Diagnostics& diag) {
-  const auto& p = w["preset"];
+bool apply_mlperf_preset(Json& w, const std::string& preset, const std::string& pointer, const NodeGroup& group,
+                         int64_t gpus, Diagnostics& diag) {
   const MlperfWorkload* found = nullptr;
   for (const auto& m : workloads())
-    if (p.is_string() && p.get<std::string>() == m.name)
+    if (preset == m.name)
       found = &m;
-  if (!found) {
-    std::string names;
-    for (const auto& n : mlperf_preset_names())
-      names += (names.empty() ? "\"" : ", \"") + n + "\"";
-    diag.error(pointer + "/preset", "not a workload preset (expected one of " + names + ", got " + p.dump() + ")");
+  if (!found) { // the caller read `preset` with mlperf_preset_names(): a new name without a table row
+    diag.error(pointer + "/preset",
+               "no MLPerf Storage workload \"" + preset + "\" (expected a preset with a table row)");
     return false;
   }
   const bool a100 = group.gpu.name == "A100-SXM-80GB", h100 = group.gpu.name == "H100-SXM";

@@ -15,8 +15,9 @@ namespace aisim::models {
 
 std::vector<std::string> mlperf_preset_names();
 
-// Fills workload `w` (at JSON pointer `pointer`) from its "preset" for `gpus` accelerators on nodes of `group`.
-// Reports an unknown preset or an accelerator MLPerf Storage v1.0 does not emulate; returns false then.
-bool apply_mlperf_preset(Json& w, const std::string& pointer, const NodeGroup& group, int64_t gpus, Diagnostics& diag);
+// Fills workload `w` (at JSON pointer `pointer`) from `preset`, one of mlperf_preset_names(), for `gpus`
+// accelerators on nodes of `group`. Reports an accelerator MLPerf Storage v1.0 does not emulate; returns false then.
+bool apply_mlperf_preset(Json& w, const std::string& preset, const std::string& pointer, const NodeGroup& group,
+                         int64_t gpus, Diagnostics& diag);
 
 } // namespace aisim::models

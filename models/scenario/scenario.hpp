@@ -134,6 +134,8 @@ struct TrainingJob {
   InferenceSpec inference; // kind "inference" only; the training keys below are then unused
   std::string node_group;
   int gpus = 0;
+  // One rank's checkpoint shard: each rank writes its own file (sim/engine/lifecycle_checkpoints.cpp).
+  Bytes checkpoint_shard() const { return Bytes(gpus > 0 ? checkpoint.size.value / gpus : 0.0); }
   Seconds step_time; // GPU compute per step, with the data at hand
   int64_t global_batch = 0;
   Bytes sample_size;

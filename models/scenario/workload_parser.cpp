@@ -75,13 +75,14 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
       bool preset_ok = true;
       Json& wj_mut = (*workloads)[i];
       if (w.has("preset")) {
-        w.accept("preset");
+        const auto preset = w.choice("preset", nullptr, mlperf_preset_names());
+        preset_ok = preset.has_value();
         if (kind && *kind == "inference") {
           diag.error(wptr + "/preset", "workload presets are MLPerf Storage's training workloads (expected no preset "
                                        "on an inference fleet)");
           preset_ok = false;
-        } else if (ng && gpus) {
-          preset_ok = apply_mlperf_preset(wj_mut, wptr, *ng, *gpus, diag);
+        } else if (preset && ng && gpus) {
+          preset_ok = apply_mlperf_preset(wj_mut, *preset, wptr, *ng, *gpus, diag);
         }
       } else {
         w.accept("preset");

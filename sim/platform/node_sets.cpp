@@ -33,12 +33,8 @@ void PlatformBuilder::add_node_sets() {
     // The nodes' own path between NICs and GPU memory (models/cluster/host_path.hpp), up for writes and down for
     // reads, where it is narrower than the NICs.
     const auto& job = sc_.jobs[c.job];
-    // Each direction's limit follows the system the job mostly uses that way: its checkpoints' (or output's)
-    // for writes, its dataset's (or model's) for reads.
-    const auto* written = sc_.find_storage(job.kind == "preprocessing" ? job.output.storage : job.checkpoint.storage);
-    const auto* read = sc_.find_storage(job.kind == "inference" ? job.inference.model_storage : job.dataset.storage);
-    const double up = models::host_path_bandwidth(group, job, models::IoOp::write, written);
-    const double down = models::host_path_bandwidth(group, job, models::IoOp::read, read);
+    const double up = models::host_path_bandwidth(sc_, group, job, models::IoOp::write);
+    const double down = models::host_path_bandwidth(sc_, group, job, models::IoOp::read);
     sg4::SplitDuplexLink* host = nullptr;
     if (up < nic || down < nic) {
       host = create_link(ns.name + "-host-path", nic * ns.nodes, false);

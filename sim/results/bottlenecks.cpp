@@ -248,7 +248,7 @@ Json bottlenecks_json(const models::Scenario& sc, const RunOutput& run) {
       continue;
     if (kind == Traffic::checkpoint || kind == Traffic::restore) {
       q.files = job.gpus; // one shard file per rank (sim/engine/lifecycle_checkpoints.cpp)
-      q.file_size = job.checkpoint.size.value / job.gpus;
+      q.file_size = job.checkpoint_shard().value;
     }
     if (kind == Traffic::dataset && job.dataset.small_files()) {
       q.metadata_ops_per_byte = job.dataset.metadata_ops_per_file / job.dataset.file_size.value;
