@@ -41,7 +41,10 @@ std::vector<HostPathLimit> host_path_limits(const NodeGroup& g, const TrainingJo
   std::vector<HostPathLimit> out;
   const NodeIo io = node_io(job, op);
   const double gpus = g.gpus_per_node;
-  const bool direct = g.gpudirect_storage && !(storage && storage->kind == "object");
+  // GPUDirect Storage needs a NIC that writes GPU memory itself (RDMA); a client over TCP (NVMe/TCP, NFS over
+  // TCP, S3) receives into socket buffers in host memory (NVIDIA, "GPUDirect Storage O_DIRECT Requirements Guide":
+  // "for remote storage, a NIC device performs RDMA").
+  const bool direct = g.gpudirect_storage && !(storage && storage->over_tcp());
   if (direct) {
     out.push_back({"GPU PCIe links (GPUDirect Storage)", gpus * g.gpu_host_bandwidth.value,
                    format_times(gpus, g.gpu_host_bandwidth)});

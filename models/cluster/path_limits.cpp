@@ -92,11 +92,14 @@ std::vector<TierLimit> path_limits(const Scenario& sc, const ClusterNetwork& net
   if (q.job >= 0)
     for (const auto& l : host_path_limits(g, sc.jobs[q.job], q.op, &sys))
       out.push_back({"host_path", l.name, nodes * l.Bps / amp, format_count(nodes) + " x (" + l.detail + ")"});
-  if (sys.kind == "object") {
-    const double conn = sys.object_node_rate().value;
-    out.push_back({"object_connections", "object connections per node", nodes * conn,
-                   format_times(nodes, BytesPerSecond(conn)) + " (" + std::to_string(sys.connections_per_node) +
+  if (const BytesPerSecond pool = sys.connection_pool_rate(g.cpu_cores); pool.value > 0) {
+    const bool object = sys.kind == "object";
+    out.push_back({object ? "object_connections" : "tcp_connections",
+                   object ? "object connections per node" : sys.protocol + " connections per node", nodes * pool.value,
+                   format_times(nodes, pool) + " (" + std::to_string(sys.connection_streams(g.cpu_cores)) +
                        " connections each)"});
+  }
+  if (sys.kind == "object") {
     // Each request moves one small file, or a part of at most object_size of a large one.
     const double per_request =
         q.file_size > 0 ? q.file_size / sys.object_requests(q.file_size, 1) : sys.object_size.value;

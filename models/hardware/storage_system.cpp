@@ -89,6 +89,43 @@ std::optional<Protection> read_protection(ObjectReader& s, const std::vector<std
   return out;
 }
 
+// The client protocol (`protocols`, the first the default) and, over TCP, its connections per node and what one
+// connection carries.
+bool read_client(ObjectReader& s, StorageSystem& sys, const std::vector<std::string>& protocols) {
+  auto protocol = s.choice("protocol", protocols.front().c_str(), protocols);
+  if (!protocol)
+    return false;
+  sys.protocol = *protocol;
+  if (!sys.over_tcp()) {
+    bool ok = true;
+    for (const char* key : {"connections_per_node", "connection_bandwidth"})
+      if (s.has(key)) {
+        s.accept(key);
+        s.get_diagnostics().error(s.child_pointer(key), "only a client over TCP has connections that limit it "
+                                                        "(expected \"protocol\" \"nvme-tcp\" or \"nfs-tcp\", got \"" +
+                                                            sys.protocol + "\")");
+        ok = false;
+      }
+    return ok;
+  }
+  // NFS: the nconnect mount option, 1 to 16 connections (Linux 5.3 and later; nfs(5)); 16, the most, is what NFS
+  // vendors' guides for bandwidth-bound clients set. NVMe/TCP: one I/O queue, each its own connection, per online
+  // CPU (nvme-cli's nr_io_queues default): 0 here, resolved per node group from cpu_cores.
+  std::optional<int64_t> conns = 0;
+  if (sys.protocol == "nfs-tcp")
+    conns = s.integer("connections_per_node", 16, 1, 16);
+  else if (s.has("connections_per_node"))
+    conns = s.integer("connections_per_node", std::nullopt, 1, 4096);
+  // One TCP stream is received by one core: 15-35 Gb/s on a tuned 100G host (ESnet fasterdata, "Performance
+  // Expectations for a 100G Host", 2024); the middle of that range.
+  auto cbw = s.quantity("connection_bandwidth", Dimension::bytes_per_second, "25Gbps");
+  if (!conns || !cbw)
+    return false;
+  sys.connections_per_node = static_cast<int>(*conns);
+  sys.connection_bandwidth = BytesPerSecond(*cbw);
+  return true;
+}
+
 bool parse_jbof(ObjectReader& s, StorageSystem& sys, const DriveBay& bay) {
   auto enc = s.integer("enclosures", std::nullopt, 1, kMaxServers);
   auto dpe = s.integer("drives_per_enclosure", std::nullopt, 1, 1024);
@@ -105,11 +142,13 @@ bool parse_jbof(ObjectReader& s, StorageSystem& sys, const DriveBay& bay) {
   // Host-side protection spreads copies or stripes across enclosures.
   auto prot =
       read_protection(s, {"none", "mirror", "raid5", "raid6", "erasure"}, "none", static_cast<int>(enc.value_or(1)));
+  const bool client = read_client(s, sys, {"nvme-rdma", "nvme-tcp"});
   if (dpe && bays && *dpe > *bays)
     s.get_diagnostics().error(s.child_pointer("drives_per_enclosure"), "more drives than bays (expected at most " +
                                                                            std::to_string(*bays) + ", got " +
                                                                            std::to_string(*dpe) + ")");
-  if (!enc || !dpe || !bays || *dpe > *bays || !uplink_ok || !ports || !pspeed || !price || !power || !prot || !mops)
+  if (!enc || !dpe || !bays || *dpe > *bays || !uplink_ok || !ports || !pspeed || !price || !power || !prot || !mops ||
+      !client)
     return false;
   sys.metadata_ops_per_node = OpsPerSecond(*mops);
   sys.servers = static_cast<int>(*enc);
@@ -129,7 +168,10 @@ bool parse_jbof(ObjectReader& s, StorageSystem& sys, const DriveBay& bay) {
 bool parse_array(ObjectReader& s, StorageSystem& sys, const DriveBay& bay, const std::vector<std::string>& systems) {
   auto ctrl = s.integer("controllers", 2, 1, 64);
   auto failover = s.choice("failover", "active_active", {"active_active", "active_passive"});
-  auto cbw = s.quantity("controller_bandwidth", Dimension::bytes_per_second, nullptr);
+  // Absent: nothing between a controller's ports and its drives limits beyond controller_iops (a controller is
+  // built to fill its front end); vendors publish a figure per model, which belongs here.
+  std::optional<double> cbw;
+  const bool cbw_ok = s.optional_quantity("controller_bandwidth", Dimension::bytes_per_second, cbw);
   auto ciops = s.quantity("controller_iops", Dimension::ops_per_second, "1MIOPS");
   // NFS operations (SPECsfs2008, most of them metadata: lookups, getattr, access): 180k op/s from 3 Avere FXT 3800
   // nodes (spec.org, result sfs2008-20140303-00241), a million from 16 NetApp FAS6240 nodes (Silverton
@@ -144,8 +186,9 @@ bool parse_array(ObjectReader& s, StorageSystem& sys, const DriveBay& bay, const
   auto power = s.quantity("array_power", Dimension::watts, "1.5kW", Bound::non_negative);
   const int drives = static_cast<int>(shelves.value_or(1) * dps.value_or(1));
   auto prot = read_protection(s, {"none", "raid1", "raid10", "raid5", "raid6", "erasure"}, "raid6", drives);
-  bool ok =
-      ctrl && failover && cbw && ciops && cmops && ports && pspeed && shelves && dps && bays && price && power && prot;
+  const bool client = read_client(s, sys, {"nfs-tcp", "nfs-rdma"});
+  bool ok = ctrl && failover && cbw_ok && ciops && cmops && ports && pspeed && shelves && dps && bays && price &&
+            power && prot && client;
   if (dps && bays && *dps > *bays) {
     s.get_diagnostics().error(s.child_pointer("drives_per_shelf"), "more drives than bays (expected at most " +
                                                                        std::to_string(*bays) + ", got " +
@@ -198,7 +241,8 @@ bool parse_array(ObjectReader& s, StorageSystem& sys, const DriveBay& bay, const
                                   std::to_string(sys.servers) + " drives in all, got " + std::to_string(drives) + ")");
     return false;
   }
-  sys.internal_limit = BytesPerSecond(*cbw);
+  if (cbw)
+    sys.internal_limit = BytesPerSecond(*cbw);
   sys.controller_iops = OpsPerSecond(*ciops);
   sys.metadata_ops_per_controller = OpsPerSecond(*cmops);
   sys.front_end_ports = static_cast<int>(*ports);
@@ -226,8 +270,9 @@ bool parse_pfs(ObjectReader& s, StorageSystem& sys, const DriveBay& bay) {
   const bool server_bw_ok = s.optional_quantity("server_bandwidth", Dimension::bytes_per_second, server_bw);
   auto prot = read_protection(s, {"none", "mirror", "raid5", "raid6", "erasure"}, "none",
                               static_cast<int>(servers.value_or(1)));
+  const bool client = read_client(s, sys, {"lustre", "nfs-tcp", "nfs-rdma"});
   bool ok = servers && dps && ports && pspeed && stripe_count && stripe_size && mds && mops && price && power && prot &&
-            server_bw_ok;
+            server_bw_ok && client;
   if (servers && stripe_count && *stripe_count > *servers) {
     s.get_diagnostics().error(s.child_pointer("stripe_count"),
                               "stripes over more servers than exist (expected at most " + std::to_string(*servers) +
@@ -328,6 +373,7 @@ bool parse_object(ObjectReader& s, StorageSystem& sys) {
   sys.servers = static_cast<int>(*gateways);
   sys.front_end = BytesPerSecond(*gbw);
   sys.object_capacity = Bytes(*cap);
+  sys.protocol = "s3";
   sys.connections_per_node = static_cast<int>(*conns);
   sys.connection_bandwidth = BytesPerSecond(*cbw);
   sys.request_latency = Seconds(*lat);
@@ -461,11 +507,26 @@ double StorageSystem::object_requests(double bytes, double files) const {
   return std::ceil(bytes / object_size.value);
 }
 
-BytesPerSecond StorageSystem::object_node_rate() const {
-  // Each connection alternates a request's latency and its object's transfer.
-  const double per_connection =
-      object_size.value / (request_latency.value + object_size.value / connection_bandwidth.value);
-  return BytesPerSecond(per_connection * connections_per_node);
+bool StorageSystem::over_tcp() const { return protocol == "nvme-tcp" || protocol == "nfs-tcp" || protocol == "s3"; }
+
+BytesPerSecond StorageSystem::connection_pool_rate(int cpu_cores) const {
+  if (!over_tcp())
+    return BytesPerSecond(0);
+  if (kind == "object") {
+    // Each connection alternates a request's latency and its object's transfer.
+    const double per_connection =
+        object_size.value / (request_latency.value + object_size.value / connection_bandwidth.value);
+    return BytesPerSecond(per_connection * connections_per_node);
+  }
+  return connection_bandwidth * static_cast<double>(connection_streams(cpu_cores));
+}
+
+int StorageSystem::connection_streams(int cpu_cores) const {
+  if (kind == "object")
+    return connections_per_node;
+  // A core receives one connection's stream at a time.
+  const int cores = std::max(1, cpu_cores);
+  return connections_per_node > 0 ? std::min(connections_per_node, cores) : cores;
 }
 
 std::optional<StorageSystem> parse_storage_system(ObjectReader& s, const std::string& name,

@@ -91,10 +91,16 @@ struct StorageSystem {
   Bytes stripe_size;
   int metadata_servers = 0;
   OpsPerSecond metadata_ops_per_server;
-  // object
-  Bytes object_capacity;
+  // The client protocol the GPU nodes reach it with: jbof "nvme-rdma" or "nvme-tcp"; array "nfs-tcp" or
+  // "nfs-rdma"; pfs "lustre" (LNet over RDMA), "nfs-tcp" or "nfs-rdma"; object "s3" (HTTP over TCP); local_nvme "".
+  std::string protocol;
+  // Over TCP a CPU core receives each connection's bytes (socket buffers in host memory, then a copy): a node
+  // moves at most min(connections, cores) x connection_bandwidth; 0 connections: one per core (NVMe/TCP's I/O
+  // queues). Object stores also pay request_latency once per object on each connection.
   int connections_per_node = 0;
   BytesPerSecond connection_bandwidth;
+  // object
+  Bytes object_capacity;
   Seconds request_latency;
   Bytes object_size;
   int prefixes = 1; // key prefixes the data is spread over: request limits are per prefix
@@ -146,9 +152,16 @@ struct StorageSystem {
   // Requests that move `bytes` as `files` objects (0: as objects of object_size), each sent in parts of at most
   // object_size: multipart uploads, ranged GETs.
   double object_requests(double bytes, double files) const;
-  // Per-flow cap of one GPU node towards an object store: its connections, each paying the request latency
-  // once per object.
-  BytesPerSecond object_node_rate() const;
+  // Whether its client runs over TCP (nvme-tcp, nfs-tcp, s3): its bytes pass through host memory and a core, so
+  // neither GPUDirect Storage nor RDMA's zero copy applies.
+  bool over_tcp() const;
+  // The most one GPU node of `cpu_cores` cores moves to or from it through its client's connections, each
+  // direction; 0 where no connection limits (RDMA clients, local_nvme). An object store's connections each pay
+  // the request latency once per object.
+  BytesPerSecond connection_pool_rate(int cpu_cores) const;
+  // The connections that move data at once on a node of `cpu_cores` cores: an object store's pool, else at most
+  // one per core.
+  int connection_streams(int cpu_cores) const;
 };
 
 // Reads one system under /storage/NAME. `drives` are the parsed drive models, `drive_names` every name defined

@@ -59,19 +59,19 @@ void PlatformBuilder::inward(Route& route, int server) const {
     route.emplace_back(internals_[server], Dir::DOWN);
 }
 
-// Every node set reaches every server; the way back mirrors the way there. Towards an object store a node set
-// also crosses its connection pool: a bounded number of connections, each paying the request latency once per
-// object (StorageSystem::object_node_rate).
+// Every node set reaches every server; the way back mirrors the way there. Towards a system its client reaches
+// over TCP a node set also crosses its connection pool: a bounded number of connections, each received by a core
+// (and towards an object store paying the request latency once per object: StorageSystem::connection_pool_rate).
 void PlatformBuilder::add_node_routes() {
   for (size_t n = 0; n < p_.node_sets.size(); ++n) {
     const auto& ns = p_.node_sets[n];
     const int leaf = set_layout_[n].leaves.front();
     std::map<int, sg4::Link*> pools;
+    const int cores = sc_.node_groups[ns.group].cpu_cores;
     for (size_t s = 0; s < sc_.storage.size(); ++s)
-      if (sc_.storage[s].kind == "object")
-        pools[static_cast<int>(s)] = create_link(ns.name + "-" + sc_.storage[s].name + "-connections",
-                                                 sc_.storage[s].object_node_rate().value * ns.nodes, false)
-                                         ->seal();
+      if (const double pool = sc_.storage[s].connection_pool_rate(cores).value; pool > 0)
+        pools[static_cast<int>(s)] =
+            create_link(ns.name + "-" + sc_.storage[s].name + "-connections", pool * ns.nodes, false)->seal();
     for (size_t e = 0; e < p_.servers.size(); ++e) {
       const int srv = static_cast<int>(e);
       const int server_leaf = server_layout_[e].leaf;

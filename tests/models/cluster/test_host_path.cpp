@@ -87,14 +87,22 @@ TEST_CASE("checkpoint writes: one request per rank's shard at most, the writers'
   CHECK(limit(host_path_limits(g, j, IoOp::write), "CPU I/O threads") == Approx(16 * 1e6 / (5e-6 + 1e6 / (10 * G))));
 }
 
-TEST_CASE("an object store is reached over HTTP into host memory: GPUDirect Storage does not apply", "[host_path]") {
+TEST_CASE("a client over TCP receives into host memory: GPUDirect Storage does not apply", "[host_path]") {
   auto g = dgx();
   g.gpudirect_storage = true;
   StorageSystem object;
   object.kind = "object";
+  object.protocol = "s3";
   const auto l = host_path_limits(g, reader(1048576, 16), IoOp::read, &object);
   CHECK(limit(l, "PCIe switch uplinks") == Approx(4 * 50 * G));
+  StorageSystem nfs;
+  nfs.kind = "array";
+  nfs.protocol = "nfs-tcp";
+  CHECK(limit(host_path_limits(g, reader(1048576, 16), IoOp::read, &nfs), "PCIe switch uplinks") == Approx(4 * 50 * G));
   StorageSystem pfs;
   pfs.kind = "pfs";
+  pfs.protocol = "lustre";
   CHECK(limit(host_path_limits(g, reader(1048576, 16), IoOp::read, &pfs), "GPU PCIe links") == Approx(8 * 50 * G));
+  nfs.protocol = "nfs-rdma";
+  CHECK(limit(host_path_limits(g, reader(1048576, 16), IoOp::read, &nfs), "GPU PCIe links") == Approx(8 * 50 * G));
 }

@@ -39,14 +39,35 @@ TEST_CASE("PCIe lane rates per generation", "[storage]") {
 TEST_CASE("an object store's per-node rate pays the request latency once per object", "[storage]") {
   StorageSystem s;
   s.kind = "object";
+  s.protocol = "s3";
   s.object_size = Bytes(64e6);
   s.connection_bandwidth = BytesPerSecond(500e6);
   s.request_latency = Seconds(0.01);
   s.connections_per_node = 4;
   // 64 MB per 10 ms + 128 ms = 463.8 MB/s per connection.
-  CHECK(s.object_node_rate().value == Approx(4 * 64e6 / 0.138));
+  CHECK(s.connection_pool_rate(112).value == Approx(4 * 64e6 / 0.138));
   s.request_latency = Seconds(0);
-  CHECK(s.object_node_rate().value == Approx(4 * 500e6));
+  CHECK(s.connection_pool_rate(112).value == Approx(4 * 500e6));
+}
+
+TEST_CASE("a client over TCP moves at most one connection per core; RDMA clients have no connection limit",
+          "[storage]") {
+  StorageSystem s;
+  s.kind = "array";
+  s.protocol = "nfs-tcp";
+  s.connections_per_node = 16;
+  s.connection_bandwidth = BytesPerSecond(25e9 / 8);
+  CHECK(s.over_tcp());
+  CHECK(s.connection_pool_rate(112).value == Approx(16 * 3.125e9));
+  CHECK(s.connection_pool_rate(8).value == Approx(8 * 3.125e9)); // fewer cores than connections
+  s.kind = "jbof";
+  s.protocol = "nvme-tcp";
+  s.connections_per_node = 0; // one I/O queue per core
+  CHECK(s.connection_streams(112) == 112);
+  CHECK(s.connection_pool_rate(112).value == Approx(112 * 3.125e9));
+  s.protocol = "nvme-rdma";
+  CHECK_FALSE(s.over_tcp());
+  CHECK(s.connection_pool_rate(112).value == 0);
 }
 
 TEST_CASE("an object store's requests: per prefix, capped per bucket; files in parts of at most object_size",

@@ -279,10 +279,9 @@ TEST_CASE("platform: fidelity aggregate: runs that follow one another on the sam
   CHECK(p.node_sets[1].name == "node-0-7-x2-leaves-run-2");
   CHECK(e.link_by_name_or_null("node-0-7-x2-leaves-run-2-uplinks_UP") == nullptr);
   CHECK(bandwidth(e, "node-0-7-x2-leaves-uplinks_UP") == Approx(2 * 4 * 2 * 100 * kGbps / 2));
-  CHECK(route(e, "node-0-7-x2-leaves-run-2", "jbof-0-1") == Names{"node-0-7-x2-leaves-run-2-nic_UP",
-                                                                  "node-0-7-x2-leaves-uplinks_UP",
-                                                                  "storageleaf2-uplinks_DOWN",
-                                                                  "jbof-0-1-front-end_DOWN"});
+  CHECK(route(e, "node-0-7-x2-leaves-run-2", "jbof-0-1") ==
+        Names{"node-0-7-x2-leaves-run-2-nic_UP", "node-0-7-x2-leaves-uplinks_UP", "storageleaf2-uplinks_DOWN",
+              "jbof-0-1-front-end_DOWN"});
   CHECK(route(e, "node-0-7-x2-leaves", "jbof-0-1")[1] == "node-0-7-x2-leaves-uplinks_UP");
 }
 
@@ -403,7 +402,7 @@ TEST_CASE("platform: separate storage network: no fabric peer even with all-redu
   CHECK(bandwidth(e, "node-0-1-nic_UP") == Approx(2 * 2 * 100 * kGbps)); // 2 nodes x 2 x 100 Gb/s
 }
 
-TEST_CASE("platform: object store: connection pools on node routes, and an array's replication copy route",
+TEST_CASE("platform: clients over TCP: connection pools on node routes, and an array's replication copy route",
           "[platform]") {
   TestEngine t;
   // One switch; an array of 2 controllers (20 GB/s, 2 x 100 Gb/s, 12 drives shared) replicating to an object
@@ -458,7 +457,8 @@ TEST_CASE("platform: object store: connection pools on node routes, and an array
   // Connection pool: 16 connections per node, each moving a 64 MB object per 10 ms + 64 MB / 500 MB/s; 2 nodes.
   const double per_connection = 64e6 / (10e-3 + 64e6 / 500e6);
   CHECK(bandwidth(e, "node-0-1-cold-connections_UP") == Approx(2 * 16 * per_connection));
-  CHECK(e.link_by_name_or_null("node-0-1-warm-connections_UP") == nullptr); // only towards object stores
+  // The array's NFS client runs over TCP (its default protocol): 16 connections (nconnect) of 25 Gb/s per node.
+  CHECK(bandwidth(e, "node-0-1-warm-connections_UP") == Approx(2 * 16 * 25 * kGbps));
 
   double lat = 0;
   CHECK(route(e, "node-0-1", "cold-0-1", &lat) ==
@@ -467,7 +467,7 @@ TEST_CASE("platform: object store: connection pools on node routes, and an array
   CHECK(route(e, "cold-0-1", "node-0-1") ==
         Names{"cold-0-1-front-end_UP", "node-0-1-cold-connections_DOWN", "node-0-1-nic_DOWN"});
   CHECK(route(e, "node-0-1", "warm-0-1") ==
-        Names{"node-0-1-nic_UP", "warm-0-1-front-end_DOWN", "warm-0-1-internal_DOWN"});
+        Names{"node-0-1-nic_UP", "node-0-1-warm-connections_UP", "warm-0-1-front-end_DOWN", "warm-0-1-internal_DOWN"});
   // Replication: out of the array through its internal limit and front end, into the store's front end.
   CHECK(route(e, "warm-0-1", "cold-0-1", &lat) ==
         Names{"warm-0-1-internal_UP", "warm-0-1-front-end_UP", "cold-0-1-front-end_DOWN"});
