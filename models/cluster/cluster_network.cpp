@@ -1,6 +1,7 @@
 #include "models/cluster/cluster_network.hpp"
 
 #include "models/cluster/drive_load.hpp"
+#include "models/cluster/wire.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -11,16 +12,18 @@ namespace aisim::models {
 namespace {
 std::vector<FabricEndpoint> endpoints_of(const Scenario& sc, std::vector<int>& first_node,
                                          std::vector<int>& first_enclosure) {
+  // Data bytes, not line bytes: a node's NICs carry every system's traffic, at the lowest wire efficiency among them.
   std::vector<FabricEndpoint> eps;
+  const double shared = fabric_wire_efficiency(sc);
   for (const auto& g : sc.node_groups) {
     first_node.push_back(static_cast<int>(eps.size()));
     for (int i = 0; i < g.count; ++i)
-      eps.push_back({EndpointKind::gpu_node, sc.storage_bandwidth(g), sc.storage_ports(g)});
+      eps.push_back({EndpointKind::gpu_node, sc.storage_bandwidth(g) * shared, sc.storage_ports(g)});
   }
   for (const auto& s : sc.storage) {
     first_enclosure.push_back(static_cast<int>(eps.size()));
     for (int e = 0; e < s.servers; ++e) // local_nvme has none: its drives sit in the GPU nodes
-      eps.push_back({EndpointKind::storage, s.front_end, s.front_end_ports});
+      eps.push_back({EndpointKind::storage, port_payload(sc, s), s.front_end_ports});
   }
   return eps;
 }
@@ -29,7 +32,10 @@ std::vector<FabricEndpoint> endpoints_of(const Scenario& sc, std::vector<int>& f
 ClusterNetwork build_cluster_network(const Scenario& sc) {
   std::vector<int> first_node, first_enclosure;
   auto eps = endpoints_of(sc, first_node, first_enclosure);
-  return ClusterNetwork{Fabric(sc.network, std::move(eps)), std::move(first_node), std::move(first_enclosure)};
+  // A leaf's uplinks follow from its endpoints' (data) bandwidth; a fat tree's cables carry data at the same rate.
+  NetworkSpec spec = sc.network;
+  spec.link_speed = spec.link_speed * fabric_wire_efficiency(sc);
+  return ClusterNetwork{Fabric(spec, std::move(eps)), std::move(first_node), std::move(first_enclosure)};
 }
 
 double ClusterNetwork::switch_bound_Bps(int storage, int servers, const std::vector<int>& sinks) const {

@@ -76,8 +76,12 @@ double host_path_bandwidth(const NodeGroup& g, const TrainingJob& job, IoOp op, 
   return lowest;
 }
 
+const StorageSystem* main_storage(const Scenario& sc, const TrainingJob& job, IoOp op) {
+  return sc.find_storage(*node_io(job, op).storage);
+}
+
 double host_path_bandwidth(const Scenario& sc, const NodeGroup& g, const TrainingJob& job, IoOp op) {
-  return host_path_bandwidth(g, job, op, sc.find_storage(*node_io(job, op).storage));
+  return host_path_bandwidth(g, job, op, main_storage(sc, job, op));
 }
 
 } // namespace aisim::models

@@ -30,8 +30,10 @@ std::vector<HostPathLimit> host_path_limits(const NodeGroup& g, const TrainingJo
 
 // The lowest of them.
 double host_path_bandwidth(const NodeGroup& g, const TrainingJob& job, IoOp op, const StorageSystem* storage = nullptr);
-// The same, to or from the system the job uses most that way: its dataset (an inference fleet's model) for reads,
-// its checkpoints (a preprocessing job's output) for writes.
+// The system the job uses most in direction `op`: its dataset (an inference fleet's model) for reads, its
+// checkpoints (a preprocessing job's output) for writes; null when it names none.
+const StorageSystem* main_storage(const Scenario& sc, const TrainingJob& job, IoOp op);
+// The path's lowest limit to or from that system.
 double host_path_bandwidth(const Scenario& sc, const NodeGroup& g, const TrainingJob& job, IoOp op);
 
 } // namespace aisim::models

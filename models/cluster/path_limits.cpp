@@ -2,6 +2,7 @@
 
 #include "models/cluster/drive_load.hpp"
 #include "models/cluster/host_path.hpp"
+#include "models/cluster/wire.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -62,6 +63,16 @@ void add_behind_servers(std::vector<TierLimit>& out, const Scenario& sc, int sto
   out.push_back({tier_prefix + "drives", prefix + "drives" + suffix, drives * each / amp, detail});
 }
 
+// A system's ports as data bytes: "4 x 100 GB/s at 98.0 % (RoCEv2)"; an object store's gateways as they are.
+TierLimit ports_limit(const Scenario& sc, const StorageSystem& sys, double servers, const std::string& tier,
+                      const std::string& name, double amp) {
+  const double eff = sys.kind == "object" ? 1.0 : wire_efficiency(sc, sys);
+  std::string detail = format_times(servers, sys.front_end);
+  if (eff < 1)
+    detail += " at " + format_count(100 * eff, 1) + " % (" + wire_name(sc.network, sys.protocol) + ")";
+  return {tier, name, servers * port_payload(sc, sys).value / amp, detail};
+}
+
 std::vector<TierLimit> lowest_first(std::vector<TierLimit> tiers) {
   std::stable_sort(tiers.begin(), tiers.end(), [](const TierLimit& a, const TierLimit& b) { return a.Bps < b.Bps; });
   return tiers;
@@ -86,8 +97,11 @@ std::vector<TierLimit> path_limits(const Scenario& sc, const ClusterNetwork& net
   const double amp = write && sys.host_side_protection ? sys.protection.write_amplification() : 1.0;
   const double servers = sys.servers_for_files(q.files, Bytes(q.file_size));
 
-  const double nic = sc.storage_bandwidth(g).value;
-  out.push_back({"node_nics", "node NICs", nodes * nic / amp, format_times(nodes, BytesPerSecond(nic))});
+  // The NICs carry this system's client protocol: its headers take part of the line rate.
+  const double line = sc.storage_bandwidth(g).value, eff = wire_efficiency(sc, sys);
+  out.push_back({"node_nics", "node NICs", nodes * line * eff / amp,
+                 format_times(nodes, BytesPerSecond(line)) + " at " + format_count(100 * eff, 1) + " % (" +
+                     wire_name(sc.network, sys.protocol) + ")"});
   // Between the NICs and the GPUs: GPUDirect Storage or host bounce buffers (models/cluster/host_path.hpp).
   if (q.job >= 0)
     for (const auto& l : host_path_limits(g, sc.jobs[q.job], q.op, &sys))
@@ -113,8 +127,7 @@ std::vector<TierLimit> path_limits(const Scenario& sc, const ClusterNetwork& net
   for (int n : q.nodes)
     sinks.push_back(net.node_endpoint(q.group, n));
   add_fabric(out, sc, net, q.storage, sinks, amp);
-  out.push_back({"storage_ports", ports_name(sys.kind), servers * sys.front_end.value / amp,
-                 format_times(servers, sys.front_end)});
+  out.push_back(ports_limit(sc, sys, servers, "storage_ports", ports_name(sys.kind), amp));
   // Host-side protection's extra pieces arrive as extra bytes, server-side ones are written behind the server:
   // either way each data byte is write_amplification() bytes on the drives.
   if (sys.kind != "object")
@@ -124,7 +137,7 @@ std::vector<TierLimit> path_limits(const Scenario& sc, const ClusterNetwork& net
     const int t = sc.storage_index(sys.replication->target);
     const auto& target = sc.storage[t];
     const auto internal = server_internal_limit(sc, t, IoOp::write);
-    double per_server = std::min(target.front_end.value, target.server_write_bandwidth().value);
+    double per_server = std::min(port_payload(sc, target).value, target.server_write_bandwidth().value);
     if (internal)
       per_server = std::min(per_server, internal->value);
     out.push_back({"replica_target", "synchronous replica on " + target.name, target.servers * per_server,
@@ -149,16 +162,15 @@ std::vector<TierLimit> copy_limits(const Scenario& sc, const ClusterNetwork& net
   const auto& src = sc.storage[from];
   const auto& dst = sc.storage[to];
   std::vector<TierLimit> out;
-  out.push_back({"source_ports", "source " + ports_name(src.kind) + " (" + src.name + ")",
-                 src.servers * src.front_end.value, format_times(src.servers, src.front_end)});
+  out.push_back(
+      ports_limit(sc, src, src.servers, "source_ports", "source " + ports_name(src.kind) + " (" + src.name + ")", 1));
   if (reads_at_rest && src.kind != "object")
     add_behind_servers(out, sc, from, IoOp::read, src.servers, "source_", "source ", " (" + src.name + ")");
   std::vector<int> sinks;
   for (int e = 0; e < dst.servers; ++e)
     sinks.push_back(net.enclosure_endpoint(to, e));
   add_fabric(out, sc, net, from, sinks, 1.0);
-  out.push_back({"storage_ports", ports_name(dst.kind) + " (" + dst.name + ")", dst.servers * dst.front_end.value,
-                 format_times(dst.servers, dst.front_end)});
+  out.push_back(ports_limit(sc, dst, dst.servers, "storage_ports", ports_name(dst.kind) + " (" + dst.name + ")", 1));
   if (dst.kind != "object")
     add_behind_servers(out, sc, to, IoOp::write, dst.servers, "", "", " (" + dst.name + ")");
   return lowest_first(std::move(out));

@@ -25,6 +25,10 @@ struct NetworkSpec {
   int k = 0;                   // fat_tree: switch radix (k pods, k^3/4 endpoints)
   BytesPerSecond link_speed;   // fat_tree: every switch-to-switch cable
   bool converged = false;      // storage traffic rides the GPU fabric's NICs, beside the collectives
+  // What the links are: "ethernet" (TCP/IP, or RDMA as RoCEv2) or "infiniband"; Ethernet's IP MTU in bytes. They
+  // set how much of a line rate carries data (models/cluster/wire.hpp).
+  std::string fabric = "ethernet";
+  int mtu = 9000;
   // What the storage fabric costs: each switch, and each switch port with its optic and half a cable.
   Dollars switch_price;
   Dollars port_price;

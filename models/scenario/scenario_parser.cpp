@@ -415,12 +415,27 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
     auto topo = net->choice("topology", "single_switch", {"single_switch", "spine_leaf", "fat_tree", "rail_optimized"});
     auto lat = net->quantity("link_latency", Dimension::seconds, "1us", Bound::non_negative);
     auto storage_net = net->choice("storage_network", "separate", {"separate", "converged"});
+    auto fabric = net->choice("fabric", "ethernet", {"ethernet", "infiniband"});
+    // Jumbo frames, as storage networks run them; 1500 is Ethernet's own (IEEE 802.3).
+    int64_t mtu_bytes = 9000;
+    bool mtu = true;
+    if (fabric && *fabric == "ethernet") {
+      const auto m = net->integer("mtu", 9000, 1280, 9216);
+      mtu = m.has_value();
+      mtu_bytes = m.value_or(9000);
+    } else if (net->has("mtu")) {
+      net->accept("mtu");
+      diag.error(net->child_pointer("mtu"),
+                 "only an Ethernet fabric has an IP MTU to set (InfiniBand packets carry 4096 bytes; expected "
+                 "\"fabric\": \"ethernet\")");
+      mtu = false;
+    }
     // Estimates for a 32 x 400G Ethernet switch and, per port in use, a 400G optic with its share of a cable.
     auto switch_price = net->quantity("switch_price", Dimension::dollars, "$30k", Bound::non_negative);
     auto port_price = net->quantity("port_price", Dimension::dollars, "$1k", Bound::non_negative);
     auto switch_power = net->quantity("switch_power", Dimension::watts, "800W", Bound::non_negative);
     NetworkSpec spec;
-    bool ok = topo && lat && switch_price && port_price && switch_power;
+    bool ok = topo && lat && switch_price && port_price && switch_power && fabric && mtu;
     if (topo) {
       spec.topology = *topo;
       // Keys of other topologies are rejected by name rather than silently ignored.
@@ -470,6 +485,8 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
     if (ok && storage_net) {
       spec.link_latency = Seconds(*lat);
       spec.converged = *storage_net == "converged";
+      spec.fabric = *fabric;
+      spec.mtu = static_cast<int>(mtu_bytes);
       spec.switch_price = Dollars(*switch_price);
       spec.port_price = Dollars(*port_price);
       spec.switch_power = Watts(*switch_power);

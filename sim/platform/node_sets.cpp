@@ -1,6 +1,7 @@
 #include "sim/platform/builder.hpp"
 
 #include "models/cluster/host_path.hpp"
+#include "models/cluster/wire.hpp"
 
 #include <algorithm>
 
@@ -28,18 +29,28 @@ void PlatformBuilder::add_node_sets() {
             ns.host, ns.name + "-" + sys.name, sc_, static_cast<int>(s), ns.nodes * sys.drives_per_node, full_);
     }
     ns.host->seal();
-    const double nic = sc_.storage_bandwidth(group).value;
-    nics_.push_back(create_link(ns.name + "-nic", nic * ns.nodes)->seal());
+    // The NICs carry data at the wire efficiency of the job's own systems' clients (models/cluster/wire.hpp): up
+    // for writes, down for reads.
+    const auto& job = sc_.jobs[c.job];
+    const double line = sc_.storage_bandwidth(group).value;
+    auto data_rate = [&](models::IoOp op) {
+      const auto* sys = models::main_storage(sc_, job, op);
+      return sys ? line * models::wire_efficiency(sc_, *sys) : line * models::fabric_wire_efficiency(sc_);
+    };
+    const double nic_up = data_rate(models::IoOp::write), nic_down = data_rate(models::IoOp::read);
+    auto* nic = create_link(ns.name + "-nic", std::max(nic_up, nic_down) * ns.nodes);
+    nic->get_link_up()->set_bandwidth(nic_up * ns.nodes);
+    nic->get_link_down()->set_bandwidth(nic_down * ns.nodes);
+    nics_.push_back(nic->seal());
     // The nodes' own path between NICs and GPU memory (models/cluster/host_path.hpp), up for writes and down for
     // reads, where it is narrower than the NICs.
-    const auto& job = sc_.jobs[c.job];
     const double up = models::host_path_bandwidth(sc_, group, job, models::IoOp::write);
     const double down = models::host_path_bandwidth(sc_, group, job, models::IoOp::read);
     sg4::SplitDuplexLink* host = nullptr;
-    if (up < nic || down < nic) {
-      host = create_link(ns.name + "-host-path", nic * ns.nodes, false);
-      host->get_link_up()->set_bandwidth(std::min(up, nic) * ns.nodes);
-      host->get_link_down()->set_bandwidth(std::min(down, nic) * ns.nodes);
+    if (up < nic_up || down < nic_down) {
+      host = create_link(ns.name + "-host-path", std::max(nic_up, nic_down) * ns.nodes, false);
+      host->get_link_up()->set_bandwidth(std::min(up, nic_up) * ns.nodes);
+      host->get_link_down()->set_bandwidth(std::min(down, nic_down) * ns.nodes);
       host->seal();
     }
     host_paths_.push_back(host);

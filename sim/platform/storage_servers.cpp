@@ -1,6 +1,7 @@
 #include "sim/platform/builder.hpp"
 
 #include "models/cluster/drive_load.hpp"
+#include "models/cluster/wire.hpp"
 
 namespace aisim::sim {
 
@@ -23,8 +24,9 @@ void PlatformBuilder::add_storage_servers() {
     srv.serving = l.count;
     for (auto* d : srv.disks)
       srv.disk_Bps.emplace_back(d->get_read_bandwidth(), d->get_write_bandwidth());
-    srv.front_end = create_link(l.name + "-front-end", sys.front_end.value * l.count);
-    srv.front_end_Bps = sys.front_end.value * l.count;
+    // Its ports' line rate less the client protocol's headers (models/cluster/wire.hpp).
+    srv.front_end_Bps = models::port_payload(sc_, sys).value * l.count;
+    srv.front_end = create_link(l.name + "-front-end", srv.front_end_Bps);
     front_ends_.push_back(srv.front_end->seal());
     // Outward (UP) carries reads, inward (DOWN) writes; array controllers' IOPS ceilings differ by direction.
     const auto read_limit = models::server_internal_limit(sc_, l.storage, models::IoOp::read);

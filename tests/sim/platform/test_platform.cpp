@@ -69,6 +69,10 @@ Names link_names(const sg4::Engine& e) {
 }
 
 constexpr double kGbps = 1e9 / 8; // bytes per second in one Gbit/s
+// Data bytes per line byte on Ethernet with jumbo frames (models/cluster/wire.hpp): RoCEv2 (a jbof's and a pfs's
+// default client) and TCP/IP (an NFS array's, an object store's).
+constexpr double kRoce = 4096.0 / 4178;
+constexpr double kTcpJumbo = 8948.0 / 9038;
 constexpr double kLinkLatency = 1e-6;
 
 } // namespace
@@ -144,10 +148,10 @@ TEST_CASE("platform: fidelity full: a host per job's nodes on a leaf and per enc
                                "jbof-0-internal_UP", "jbof-1-front-end_DOWN", "jbof-1-front-end_UP",
                                "jbof-1-internal_DOWN", "jbof-1-internal_UP", "node-0-nic_DOWN", "node-0-nic_UP",
                                "node-1-nic_DOWN", "node-1-nic_UP"});
-  CHECK(bandwidth(e, "node-0-nic_UP") == Approx(2 * 100 * kGbps));
-  CHECK(bandwidth(e, "node-0-nic_DOWN") == Approx(2 * 100 * kGbps));
-  CHECK(bandwidth(e, "jbof-0-front-end_UP") == Approx(2 * 100 * kGbps));
-  CHECK(bandwidth(e, "jbof-0-front-end_DOWN") == Approx(2 * 100 * kGbps));
+  CHECK(bandwidth(e, "node-0-nic_UP") == Approx(2 * 100 * kGbps * kRoce));
+  CHECK(bandwidth(e, "node-0-nic_DOWN") == Approx(2 * 100 * kGbps * kRoce));
+  CHECK(bandwidth(e, "jbof-0-front-end_UP") == Approx(2 * 100 * kGbps * kRoce));
+  CHECK(bandwidth(e, "jbof-0-front-end_DOWN") == Approx(2 * 100 * kGbps * kRoce));
   CHECK(bandwidth(e, "jbof-1-internal_UP") == Approx(20e9));
   CHECK(bandwidth(e, "jbof-1-internal_DOWN") == Approx(20e9));
 
@@ -187,7 +191,7 @@ TEST_CASE(
   const auto net = build_cluster_network(sc);
   const auto p = aisim::sim::build_platform(sc, net);
   const auto& e = t.engine;
-  const double node_Bps = 2 * 100 * kGbps, enclosure_Bps = 2 * 100 * kGbps;
+  const double node_Bps = 2 * 100 * kGbps * kRoce, enclosure_Bps = 2 * 100 * kGbps * kRoce; // data rates
 
   // Node sets: leaves 0-1 (4 nodes each) as one class, leaf 2 alone; servers: enclosures 0-1 as one, 2 alone;
   // and each node set's own file system on the JBOF.
@@ -278,7 +282,7 @@ TEST_CASE("platform: fidelity aggregate: runs that follow one another on the sam
   CHECK(p.node_sets[0].name == "node-0-7-x2-leaves");
   CHECK(p.node_sets[1].name == "node-0-7-x2-leaves-run-2");
   CHECK(e.link_by_name_or_null("node-0-7-x2-leaves-run-2-uplinks_UP") == nullptr);
-  CHECK(bandwidth(e, "node-0-7-x2-leaves-uplinks_UP") == Approx(2 * 4 * 2 * 100 * kGbps / 2));
+  CHECK(bandwidth(e, "node-0-7-x2-leaves-uplinks_UP") == Approx(2 * 4 * 2 * 100 * kGbps * kRoce / 2));
   CHECK(route(e, "node-0-7-x2-leaves-run-2", "jbof-0-1") ==
         Names{"node-0-7-x2-leaves-run-2-nic_UP", "node-0-7-x2-leaves-uplinks_UP", "storageleaf2-uplinks_DOWN",
               "jbof-0-1-front-end_DOWN"});
@@ -327,7 +331,7 @@ TEST_CASE("platform: PFS servers stay apart at fidelity aggregate, with their in
   CHECK(p.metadata_host[1] == host(e, "pfs-metadata"));
   CHECK(p.metadata_host[1]->get_speed() == Approx(3 * 40e3));
 
-  CHECK(bandwidth(e, "pfs-2-front-end_DOWN") == Approx(2 * 100 * kGbps));
+  CHECK(bandwidth(e, "pfs-2-front-end_DOWN") == Approx(2 * 100 * kGbps * kRoce));
   CHECK(bandwidth(e, "pfs-2-internal_DOWN") == Approx(10e9));
   CHECK(bandwidth(e, "pfs-2-internal_UP") == Approx(10e9));
   CHECK(route(e, "node-0-1", "pfs-2") == Names{"node-0-1-nic_UP", "pfs-2-front-end_DOWN", "pfs-2-internal_DOWN"});
@@ -370,7 +374,7 @@ TEST_CASE("platform: converged network with all-reduce: a fabric peer per node s
   REQUIRE(p.node_sets.size() == 1);
   CHECK(p.node_sets[0].fabric_peer == host(e, "node-0-1-fabric-peer"));
   // Storage rides the GPU-fabric NICs: 2 nodes x 4 x 200 Gb/s.
-  CHECK(bandwidth(e, "node-0-1-nic_UP") == Approx(2 * 4 * 200 * kGbps));
+  CHECK(bandwidth(e, "node-0-1-nic_UP") == Approx(2 * 4 * 200 * kGbps * kRoce));
   // The collectives cross only the set's own NIC link.
   double lat = 0;
   CHECK(route(e, "node-0-1", "node-0-1-fabric-peer", &lat) == Names{"node-0-1-nic_UP"});
@@ -388,7 +392,7 @@ TEST_CASE("platform: converged network without all-reduce bytes: no fabric peer"
   CHECK(e.get_host_count() == 3); // node-0-1, jbof-0 and the node set's file system on it
   CHECK(e.host_by_name_or_null("node-0-1-fabric-peer") == nullptr);
   CHECK(p.node_sets[0].fabric_peer == nullptr);
-  CHECK(bandwidth(e, "node-0-1-nic_UP") == Approx(2 * 4 * 200 * kGbps)); // still the GPU-fabric NICs
+  CHECK(bandwidth(e, "node-0-1-nic_UP") == Approx(2 * 4 * 200 * kGbps * kRoce)); // still the GPU-fabric NICs
 }
 
 TEST_CASE("platform: separate storage network: no fabric peer even with all-reduce, storage NICs only", "[platform]") {
@@ -399,7 +403,7 @@ TEST_CASE("platform: separate storage network: no fabric peer even with all-redu
   const auto& e = t.engine;
   CHECK(e.get_host_count() == 3);
   CHECK(p.node_sets[0].fabric_peer == nullptr);
-  CHECK(bandwidth(e, "node-0-1-nic_UP") == Approx(2 * 2 * 100 * kGbps)); // 2 nodes x 2 x 100 Gb/s
+  CHECK(bandwidth(e, "node-0-1-nic_UP") == Approx(2 * 2 * 100 * kGbps * kRoce)); // 2 nodes x 2 x 100 Gb/s
 }
 
 TEST_CASE("platform: clients over TCP: connection pools on node routes, and an array's replication copy route",
@@ -452,7 +456,7 @@ TEST_CASE("platform: clients over TCP: connection pools on node routes, and an a
   // The array's internal limit is its controllers' bandwidth (1M IOPS x 1 MiB requests is far above it).
   CHECK(bandwidth(e, "warm-0-1-internal_UP") == Approx(2 * 20e9));
   CHECK(bandwidth(e, "warm-0-1-internal_DOWN") == Approx(2 * 20e9));
-  CHECK(bandwidth(e, "warm-0-1-front-end_UP") == Approx(2 * 2 * 100 * kGbps));
+  CHECK(bandwidth(e, "warm-0-1-front-end_UP") == Approx(2 * 2 * 100 * kGbps * kTcpJumbo));
   CHECK(bandwidth(e, "cold-0-1-front-end_UP") == Approx(2 * 10e9));
   // Connection pool: 16 connections per node, each moving a 64 MB object per 10 ms + 64 MB / 500 MB/s; 2 nodes.
   const double per_connection = 64e6 / (10e-3 + 64e6 / 500e6);
@@ -499,8 +503,8 @@ TEST_CASE("platform: fat tree: leaves never merge, and a route between pods clim
   CHECK(p.node_sets[1].name == "node-2-3");
   CHECK(e.get_host_count() == 5); // and each node set's file system on the JBOF
   // An edge's uplinks: k/2 cables; a pod's: (k/2)^2.
-  CHECK(bandwidth(e, "edge0-uplinks_UP") == Approx(2 * 100 * kGbps));
-  CHECK(bandwidth(e, "pod1-uplinks_DOWN") == Approx(4 * 100 * kGbps));
+  CHECK(bandwidth(e, "edge0-uplinks_UP") == Approx(2 * 100 * kGbps * kRoce));
+  CHECK(bandwidth(e, "pod1-uplinks_DOWN") == Approx(4 * 100 * kGbps * kRoce));
   // 2 NICs + 1 front end + 8 edges + 4 pods, each split in two, and SimGrid's __loopback__.
   CHECK(e.get_link_count() == 2 * (2 + 1 + 8 + 4) + 1);
 

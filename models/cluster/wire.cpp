@@ -1,0 +1,62 @@
+#include "models/cluster/wire.hpp"
+
+#include <algorithm>
+
+namespace aisim::models {
+
+namespace {
+constexpr double kEthernetFraming = 8 + 14 + 4 + 12; // preamble and SFD, MAC header, FCS, inter-frame gap
+constexpr double kTcpIp = 20 + 20 + 12;              // IPv4, TCP, timestamp option
+constexpr double kRoce = 20 + 8 + 12 + 4;            // IPv4, UDP, BTH, ICRC
+constexpr double kInfiniband = 8 + 12 + 4 + 2;       // LRH, BTH, ICRC, VCRC
+constexpr double kIbDatagram = kInfiniband + 8;      // and DETH (unreliable datagram, IPoIB)
+constexpr double kIbMtu = 4096;
+constexpr double kIpoibHeader = 4;
+
+bool over_rdma(const std::string& protocol) {
+  return protocol == "nvme-rdma" || protocol == "nfs-rdma" || protocol == "lustre";
+}
+} // namespace
+
+double wire_efficiency(const NetworkSpec& net, const std::string& protocol) {
+  const bool rdma = over_rdma(protocol);
+  if (net.fabric == "infiniband") {
+    if (rdma)
+      return kIbMtu / (kIbMtu + kInfiniband);
+    const double ip_mtu = kIbMtu - kIpoibHeader;
+    return (ip_mtu - kTcpIp) / (kIbMtu + kIbDatagram);
+  }
+  const double mtu = net.mtu;
+  if (rdma) {
+    // The largest RDMA path MTU (256 ... 4096) whose packet fits the IP MTU.
+    double payload = kIbMtu;
+    while (payload > 256 && payload + kRoce > mtu)
+      payload /= 2;
+    return payload / (payload + kRoce + kEthernetFraming);
+  }
+  return (mtu - kTcpIp) / (mtu + kEthernetFraming);
+}
+
+std::string wire_name(const NetworkSpec& net, const std::string& protocol) {
+  if (net.fabric == "infiniband")
+    return over_rdma(protocol) ? "InfiniBand" : "IPoIB";
+  return over_rdma(protocol) ? "RoCEv2" : "TCP/IP over Ethernet, MTU " + std::to_string(net.mtu);
+}
+
+double wire_efficiency(const Scenario& sc, const StorageSystem& sys) {
+  return sys.kind == "local_nvme" ? 1.0 : wire_efficiency(sc.network, sys.protocol);
+}
+
+double fabric_wire_efficiency(const Scenario& sc) {
+  double lowest = 1.0;
+  for (const auto& sys : sc.storage)
+    if (sys.kind != "local_nvme")
+      lowest = std::min(lowest, wire_efficiency(sc, sys));
+  return lowest;
+}
+
+BytesPerSecond port_payload(const Scenario& sc, const StorageSystem& sys) {
+  return sys.kind == "object" ? sys.front_end : sys.front_end * wire_efficiency(sc, sys);
+}
+
+} // namespace aisim::models
