@@ -379,6 +379,10 @@ TEST_CASE("shipped drive files reproduce their datasheet rows", "[drive][validat
       {"micron-9400-pro-7.68tb.json", 7.0e9, 7.0e9, 1'600'000, 940'000},     // drives.csv
       {"micron-9550-max-12.8tb.json", 14.0e9, 10.0e9, 3'300'000, 1'200'000}, // drives.csv
       {"solidigm-d5-p5336-61.44tb.json", 7.0e9, 3.3e9, 1'005'000, 38'000},   // architecting.it
+      // Gen5 7.68 TB, as Micron's 9550 launch compared them (ComputerBase, July 2024).
+      {"micron-9550-pro-7.68tb.json", 14.0e9, 10.0e9, 3'300'000, 400'000},
+      {"samsung-pm1743-7.68tb.json", 14.0e9, 6.0e9, 2'500'000, 300'000},
+      {"kioxia-cm7-r-7.68tb.json", 14.0e9, 6.75e9, 2'450'000, 300'000},
   };
   for (const auto& row : rows) {
     INFO(row.file);
