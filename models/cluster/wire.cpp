@@ -55,6 +55,15 @@ double fabric_wire_efficiency(const Scenario& sc) {
   return lowest;
 }
 
+BytesPerSecond client_node_rate(const Scenario& sc, const NodeGroup& g, const StorageSystem& sys) {
+  double rate = sys.connection_pool_rate(g.cpu_cores).value;
+  if (sys.client_nic_share < 1) {
+    const double share = sys.client_nic_share * sc.storage_bandwidth(g).value;
+    rate = rate > 0 ? std::min(rate, share) : share;
+  }
+  return BytesPerSecond(rate);
+}
+
 BytesPerSecond port_payload(const Scenario& sc, const StorageSystem& sys) {
   return sys.kind == "object" ? sys.front_end : sys.front_end * wire_efficiency(sc, sys);
 }

@@ -35,6 +35,9 @@ double wire_efficiency(const Scenario& sc, const StorageSystem& sys);
 // The lowest over every system on the network: what links that several systems' traffic shares (switch uplinks,
 // node NICs in the fabric's max flow) carry at most.
 double fabric_wire_efficiency(const Scenario& sc);
+// The most one node of group `g` moves to or from `sys` through its client, each direction: its connections over
+// TCP (StorageSystem::connection_pool_rate), its client's share of the NICs' line rate; 0 where neither limits.
+BytesPerSecond client_node_rate(const Scenario& sc, const NodeGroup& g, const StorageSystem& sys);
 // What one storage port of `sys` carries per second, each direction: its ports' line rate at its client's wire
 // efficiency. An object store's gateways are a payload figure already.
 BytesPerSecond port_payload(const Scenario& sc, const StorageSystem& sys);

@@ -99,6 +99,9 @@ struct StorageSystem {
   // queues). Object stores also pay request_latency once per object on each connection.
   int connections_per_node = 0;
   BytesPerSecond connection_bandwidth;
+  // The most one node's file-system or block client moves, as a share of its storage NICs' line rate (1: no limit
+  // of its own; Lustre's client: 0.9).
+  double client_nic_share = 1.0;
   // object
   Bytes object_capacity;
   Seconds request_latency;

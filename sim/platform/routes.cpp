@@ -1,5 +1,7 @@
 #include "sim/platform/builder.hpp"
 
+#include "models/cluster/wire.hpp"
+
 #include <map>
 #include <set>
 
@@ -59,19 +61,20 @@ void PlatformBuilder::inward(Route& route, int server) const {
     route.emplace_back(internals_[server], Dir::DOWN);
 }
 
-// Every node set reaches every server; the way back mirrors the way there. Towards a system its client reaches
-// over TCP a node set also crosses its connection pool: a bounded number of connections, each received by a core
-// (and towards an object store paying the request latency once per object: StorageSystem::connection_pool_rate).
+// Every node set reaches every server; the way back mirrors the way there. Towards a system whose client limits
+// a node a node set also crosses its client link: over TCP a bounded number of connections, each received by a
+// core (towards an object store each paying the request latency once per object), and a client that reaches only
+// a share of the NICs (Lustre's): models::client_node_rate.
 void PlatformBuilder::add_node_routes() {
   for (size_t n = 0; n < p_.node_sets.size(); ++n) {
     const auto& ns = p_.node_sets[n];
     const int leaf = set_layout_[n].leaves.front();
     std::map<int, sg4::Link*> pools;
-    const int cores = sc_.node_groups[ns.group].cpu_cores;
+    const auto& group = sc_.node_groups[ns.group];
     for (size_t s = 0; s < sc_.storage.size(); ++s)
-      if (const double pool = sc_.storage[s].connection_pool_rate(cores).value; pool > 0)
+      if (const double pool = models::client_node_rate(sc_, group, sc_.storage[s]).value; pool > 0)
         pools[static_cast<int>(s)] =
-            create_link(ns.name + "-" + sc_.storage[s].name + "-connections", pool * ns.nodes, false)->seal();
+            create_link(ns.name + "-" + sc_.storage[s].name + "-client", pool * ns.nodes, false)->seal();
     for (size_t e = 0; e < p_.servers.size(); ++e) {
       const int srv = static_cast<int>(e);
       const int server_leaf = server_layout_[e].leaf;

@@ -37,3 +37,28 @@ TEST_CASE("InfiniBand: RDMA under 26 bytes of headers; TCP as IPoIB datagrams", 
   CHECK(wire_efficiency(network("infiniband"), "nfs-tcp") == Approx(4040.0 / 4130));
   CHECK(wire_name(network("infiniband"), "nfs-tcp") == "IPoIB");
 }
+
+TEST_CASE("a node's client: TCP connections, a share of the NICs, or nothing", "[wire]") {
+  Scenario sc;
+  NodeGroup g;
+  g.nics = 2;
+  g.nic_speed = BytesPerSecond(50e9); // 2 x 400 Gb/s
+  g.cpu_cores = 112;
+  StorageSystem lustre;
+  lustre.kind = "pfs";
+  lustre.protocol = "lustre";
+  lustre.client_nic_share = 0.9;
+  CHECK(client_node_rate(sc, g, lustre).value == Approx(0.9 * 100e9));
+  StorageSystem nfs;
+  nfs.kind = "array";
+  nfs.protocol = "nfs-tcp";
+  nfs.connections_per_node = 16;
+  nfs.connection_bandwidth = BytesPerSecond(3.125e9);
+  CHECK(client_node_rate(sc, g, nfs).value == Approx(50e9));
+  nfs.client_nic_share = 0.3; // the lower of the two
+  CHECK(client_node_rate(sc, g, nfs).value == Approx(30e9));
+  StorageSystem rdma;
+  rdma.kind = "jbof";
+  rdma.protocol = "nvme-rdma";
+  CHECK(client_node_rate(sc, g, rdma).value == 0);
+}

@@ -334,8 +334,12 @@ TEST_CASE("platform: PFS servers stay apart at fidelity aggregate, with their in
   CHECK(bandwidth(e, "pfs-2-front-end_DOWN") == Approx(2 * 100 * kGbps * kRoce));
   CHECK(bandwidth(e, "pfs-2-internal_DOWN") == Approx(10e9));
   CHECK(bandwidth(e, "pfs-2-internal_UP") == Approx(10e9));
-  CHECK(route(e, "node-0-1", "pfs-2") == Names{"node-0-1-nic_UP", "pfs-2-front-end_DOWN", "pfs-2-internal_DOWN"});
-  CHECK(route(e, "pfs-0", "node-0-1") == Names{"pfs-0-internal_UP", "pfs-0-front-end_UP", "node-0-1-nic_DOWN"});
+  // The Lustre client reaches 90 % of the nodes' NICs: a client link of 2 nodes x 2 x 100 Gb/s x 0.9.
+  CHECK(bandwidth(e, "node-0-1-pfs-client_UP") == Approx(2 * 2 * 100 * kGbps * 0.9));
+  CHECK(route(e, "node-0-1", "pfs-2") ==
+        Names{"node-0-1-nic_UP", "node-0-1-pfs-client_UP", "pfs-2-front-end_DOWN", "pfs-2-internal_DOWN"});
+  CHECK(route(e, "pfs-0", "node-0-1") ==
+        Names{"pfs-0-internal_UP", "pfs-0-front-end_UP", "node-0-1-pfs-client_DOWN", "node-0-1-nic_DOWN"});
   CHECK(route(e, "node-0-1", "jbof-0-1") == Names{"node-0-1-nic_UP", "jbof-0-1-front-end_DOWN"});
 }
 
@@ -460,18 +464,18 @@ TEST_CASE("platform: clients over TCP: connection pools on node routes, and an a
   CHECK(bandwidth(e, "cold-0-1-front-end_UP") == Approx(2 * 10e9));
   // Connection pool: 16 connections per node, each moving a 64 MB object per 10 ms + 64 MB / 500 MB/s; 2 nodes.
   const double per_connection = 64e6 / (10e-3 + 64e6 / 500e6);
-  CHECK(bandwidth(e, "node-0-1-cold-connections_UP") == Approx(2 * 16 * per_connection));
+  CHECK(bandwidth(e, "node-0-1-cold-client_UP") == Approx(2 * 16 * per_connection));
   // The array's NFS client runs over TCP (its default protocol): 16 connections (nconnect) of 25 Gb/s per node.
-  CHECK(bandwidth(e, "node-0-1-warm-connections_UP") == Approx(2 * 16 * 25 * kGbps));
+  CHECK(bandwidth(e, "node-0-1-warm-client_UP") == Approx(2 * 16 * 25 * kGbps));
 
   double lat = 0;
   CHECK(route(e, "node-0-1", "cold-0-1", &lat) ==
-        Names{"node-0-1-nic_UP", "node-0-1-cold-connections_UP", "cold-0-1-front-end_DOWN"});
+        Names{"node-0-1-nic_UP", "node-0-1-cold-client_UP", "cold-0-1-front-end_DOWN"});
   CHECK(lat == Approx(2 * kLinkLatency)); // the pool has no latency of its own
   CHECK(route(e, "cold-0-1", "node-0-1") ==
-        Names{"cold-0-1-front-end_UP", "node-0-1-cold-connections_DOWN", "node-0-1-nic_DOWN"});
+        Names{"cold-0-1-front-end_UP", "node-0-1-cold-client_DOWN", "node-0-1-nic_DOWN"});
   CHECK(route(e, "node-0-1", "warm-0-1") ==
-        Names{"node-0-1-nic_UP", "node-0-1-warm-connections_UP", "warm-0-1-front-end_DOWN", "warm-0-1-internal_DOWN"});
+        Names{"node-0-1-nic_UP", "node-0-1-warm-client_UP", "warm-0-1-front-end_DOWN", "warm-0-1-internal_DOWN"});
   // Replication: out of the array through its internal limit and front end, into the store's front end.
   CHECK(route(e, "warm-0-1", "cold-0-1", &lat) ==
         Names{"warm-0-1-internal_UP", "warm-0-1-front-end_UP", "cold-0-1-front-end_DOWN"});
