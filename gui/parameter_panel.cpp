@@ -186,6 +186,8 @@ QString unit_hint(const QString& key, const models::Json& v) {
       {"epochs", "epochs"},
       {"reads_per_request", "reads per request"},
       {"connections_per_node", "connections per node"},
+      {"client_nic_share", "share of the NICs 0..1"},
+      {"mtu", "bytes (IP MTU)"},
       {"metadata_ops_per_file", "metadata operations per file"},
       {"index", "which one (from 0)"},
       {"seed", "random seed"},

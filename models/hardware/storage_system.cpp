@@ -274,9 +274,9 @@ bool parse_pfs(ObjectReader& s, StorageSystem& sys, const DriveBay& bay) {
   // What one server's file-system software and memory move per direction. A server's data crosses its DRAM at
   // least twice (NIC to memory, memory to drives) and its software checksums, locks and answers RPCs per byte, so
   // a storage server moves well below its ports and drives together. Fitted on MLPerf Storage v1.0 (closed) unet3d
-  // H100 throughputs of two vendors' descriptions, 1 server each DDN AI400X2 Turbo appliance (99,018 MiB/s =
-  // 103.8 GB/s) and IEI AS13000's 3 storage nodes (362,524 MiB/s / 3 = 126.7 GB/s per node): their geometric mean,
-  // rounded (validation/README.md, "MLPerf Storage v1.0", lists the fitted and the checked rows).
+  // H100 throughputs of two vendors' systems, DDN AI400X2 Turbo's one appliance (99,018 MiB/s = 103.8 GB/s) and
+  // IEI AS13000's 3 storage nodes (362,524 MiB/s / 3 = 126.7 GB/s per node): their geometric mean, rounded
+  // (validation/README.md, "MLPerf Storage v1.0", lists the fitted and the checked rows).
   auto server_bw = s.quantity("server_bandwidth", Dimension::bytes_per_second, "115GB/s");
   const bool server_bw_ok = server_bw.has_value();
   auto prot = read_protection(s, {"none", "mirror", "raid5", "raid6", "erasure"}, "none",
