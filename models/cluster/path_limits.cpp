@@ -109,13 +109,14 @@ std::vector<TierLimit> path_limits(const Scenario& sc, const ClusterNetwork& net
   if (const BytesPerSecond pool = sys.connection_pool_rate(g.cpu_cores); pool.value > 0) {
     const bool object = sys.kind == "object";
     out.push_back({object ? "object_connections" : "tcp_connections",
-                   object ? "object connections per node" : sys.protocol + " connections per node",
+                   object ? "object connections per node" : protocol_name(sys.protocol) + " connections per node",
                    nodes * pool.value / amp,
                    format_times(nodes, pool) + " (" + std::to_string(sys.connection_streams(g.cpu_cores)) +
                        " connections each)"});
   }
   if (sys.client_nic_share < 1)
-    out.push_back({"client", sys.protocol + " client per node", nodes * sys.client_nic_share * line / amp,
+    out.push_back({"client", protocol_name(sys.protocol) + " client per node",
+                   nodes * sys.client_nic_share * line / amp,
                    format_times(nodes, BytesPerSecond(line)) + " x " + format_count(100 * sys.client_nic_share, 0) +
                        " % (its share of the NICs)"});
   if (sys.kind == "object") {

@@ -13,8 +13,8 @@
 namespace aisim::models {
 
 struct TierLimit {
-  std::string tier; // node_nics, host_path, object_connections, tcp_connections, client, fabric, storage_ports,
-                    // internal, drives, metadata
+  std::string tier;   // node_nics, host_path, object_connections, tcp_connections, client, fabric, storage_ports,
+                      // internal, drives, metadata
   std::string name;   // as a planner says it: "enclosure ports", "array controllers"
   double Bps = 0;     // data bytes per second the tier carries with every other tier unlimited
   std::string detail; // how it adds up: "4 x 100 GB/s"

@@ -37,6 +37,18 @@ double wire_efficiency(const NetworkSpec& net, const std::string& protocol) {
   return (mtu - kTcpIp) / (mtu + kEthernetFraming);
 }
 
+std::string protocol_name(const std::string& protocol) {
+  if (protocol == "lustre")
+    return "Lustre";
+  if (protocol == "s3")
+    return "S3";
+  if (protocol == "nfs-tcp" || protocol == "nfs-rdma")
+    return std::string("NFS over ") + (protocol == "nfs-tcp" ? "TCP" : "RDMA");
+  if (protocol == "nvme-tcp" || protocol == "nvme-rdma")
+    return std::string("NVMe/") + (protocol == "nvme-tcp" ? "TCP" : "RDMA");
+  return protocol;
+}
+
 std::string wire_name(const NetworkSpec& net, const std::string& protocol) {
   if (net.fabric == "infiniband")
     return over_rdma(protocol) ? "InfiniBand" : "IPoIB";

@@ -28,6 +28,8 @@ namespace aisim::models {
 // Data bytes per line-rate byte of `protocol` ("nvme-tcp", "nfs-tcp", "s3", "nvme-rdma", "nfs-rdma", "lustre") on
 // the network `net`.
 double wire_efficiency(const NetworkSpec& net, const std::string& protocol);
+// A client protocol as a planner names it: "Lustre", "NFS over TCP", "NVMe/RDMA", "S3".
+std::string protocol_name(const std::string& protocol);
 // How it travels, for details: "TCP/IP over Ethernet, MTU 9000", "RoCEv2", "InfiniBand", "IPoIB".
 std::string wire_name(const NetworkSpec& net, const std::string& protocol);
 // One system's client on the scenario's network; 1 for local_nvme (no network).

@@ -62,3 +62,10 @@ TEST_CASE("a node's client: TCP connections, a share of the NICs, or nothing", "
   rdma.protocol = "nvme-rdma";
   CHECK(client_node_rate(sc, g, rdma).value == 0);
 }
+
+TEST_CASE("client protocols by the names planners use", "[wire]") {
+  CHECK(protocol_name("lustre") == "Lustre");
+  CHECK(protocol_name("nfs-tcp") == "NFS over TCP");
+  CHECK(protocol_name("nvme-rdma") == "NVMe/RDMA");
+  CHECK(protocol_name("s3") == "S3");
+}
