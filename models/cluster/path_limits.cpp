@@ -66,11 +66,11 @@ void add_behind_servers(std::vector<TierLimit>& out, const Scenario& sc, int sto
 // A system's ports as data bytes: "4 x 100 GB/s at 98.0 % (RoCEv2)"; an object store's gateways as they are.
 TierLimit ports_limit(const Scenario& sc, const StorageSystem& sys, double servers, const std::string& tier,
                       const std::string& name, double amp) {
-  const double eff = sys.kind == "object" ? 1.0 : wire_efficiency(sc, sys);
+  const BytesPerSecond payload = port_payload(sc, sys);
   std::string detail = format_times(servers, sys.front_end);
-  if (eff < 1)
+  if (const double eff = payload.value / sys.front_end.value; eff < 1)
     detail += " at " + format_count(100 * eff, 1) + " % (" + wire_name(sc.network, sys.protocol) + ")";
-  return {tier, name, servers * port_payload(sc, sys).value / amp, detail};
+  return {tier, name, servers * payload.value / amp, detail};
 }
 
 std::vector<TierLimit> lowest_first(std::vector<TierLimit> tiers) {

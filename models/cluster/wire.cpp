@@ -13,13 +13,10 @@ constexpr double kIbDatagram = kInfiniband + 8;      // and DETH (unreliable dat
 constexpr double kIbMtu = 4096;
 constexpr double kIpoibHeader = 4;
 
-bool over_rdma(const std::string& protocol) {
-  return protocol == "nvme-rdma" || protocol == "nfs-rdma" || protocol == "lustre";
-}
 } // namespace
 
 double wire_efficiency(const NetworkSpec& net, const std::string& protocol) {
-  const bool rdma = over_rdma(protocol);
+  const bool rdma = !protocol_over_tcp(protocol);
   if (net.fabric == "infiniband") {
     if (rdma)
       return kIbMtu / (kIbMtu + kInfiniband);
@@ -51,8 +48,8 @@ std::string protocol_name(const std::string& protocol) {
 
 std::string wire_name(const NetworkSpec& net, const std::string& protocol) {
   if (net.fabric == "infiniband")
-    return over_rdma(protocol) ? "InfiniBand" : "IPoIB";
-  return over_rdma(protocol) ? "RoCEv2" : "TCP/IP over Ethernet, MTU " + std::to_string(net.mtu);
+    return protocol_over_tcp(protocol) ? "IPoIB" : "InfiniBand";
+  return protocol_over_tcp(protocol) ? "TCP/IP over Ethernet, MTU " + std::to_string(net.mtu) : "RoCEv2";
 }
 
 double wire_efficiency(const Scenario& sc, const StorageSystem& sys) {

@@ -517,7 +517,11 @@ double StorageSystem::object_requests(double bytes, double files) const {
   return std::ceil(bytes / object_size.value);
 }
 
-bool StorageSystem::over_tcp() const { return protocol == "nvme-tcp" || protocol == "nfs-tcp" || protocol == "s3"; }
+bool protocol_over_tcp(const std::string& protocol) {
+  return protocol == "nvme-tcp" || protocol == "nfs-tcp" || protocol == "s3";
+}
+
+bool StorageSystem::over_tcp() const { return protocol_over_tcp(protocol); }
 
 BytesPerSecond StorageSystem::connection_pool_rate(int cpu_cores) const {
   if (!over_tcp())

@@ -22,6 +22,9 @@
 
 namespace aisim::models {
 
+// Whether a client protocol runs over TCP ("nvme-tcp", "nfs-tcp", "s3"); the others run over RDMA.
+bool protocol_over_tcp(const std::string& protocol);
+
 // Usable bandwidth of one PCIe lane per direction after line encoding (128b/130b for Gen3-5, FLIT for Gen6).
 BytesPerSecond pcie_lane_bandwidth(const std::string& generation);
 
