@@ -383,6 +383,8 @@ TEST_CASE("shipped drive files reproduce their datasheet rows", "[drive][validat
       {"micron-9550-pro-7.68tb.json", 14.0e9, 10.0e9, 3'300'000, 400'000},
       {"samsung-pm1743-7.68tb.json", 14.0e9, 6.0e9, 2'500'000, 300'000},
       {"kioxia-cm7-r-7.68tb.json", 14.0e9, 6.75e9, 2'450'000, 300'000},
+      // Micron's launch figures (Tom's Hardware, May 2023).
+      {"micron-6500-ion-30.72tb.json", 6.8e9, 5.0e9, 1'000'000, 200'000},
   };
   for (const auto& row : rows) {
     INFO(row.file);

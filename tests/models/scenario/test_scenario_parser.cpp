@@ -363,3 +363,19 @@ TEST_CASE("an MLPerf Storage workload preset fills what DLIO emulates; the workl
   CHECK_FALSE(unknown.scenario.has_value());
   CHECK(unknown.diagnostics.format(true).find("/workloads/0/preset") != std::string::npos);
 }
+
+TEST_CASE("a host of emulated accelerators can hold more than a server's GPUs, to a bound", "[scenario]") {
+  // MLPerf Storage's published single-drive resnet50 row ran 58 emulated H100s on one host; the search for it
+  // probes past that.
+  Json doc = base();
+  doc["cluster"]["node_groups"][0]["gpus_per_node"] = 128;
+  doc["workloads"][0]["gpus"] = 256;
+  const auto ok = parse_scenario(doc, "s.json", ".");
+  INFO(ok.diagnostics.format(true));
+  REQUIRE(ok.scenario.has_value());
+  CHECK(ok.scenario->gpu_count() == 256);
+  doc["cluster"]["node_groups"][0]["gpus_per_node"] = 1025;
+  doc["workloads"][0]["gpus"] = 2050;
+  CHECK(errors_of(doc) == "s.json:/cluster/node_groups/0/gpus_per_node: out of range (expected an integer from 1 "
+                          "to 1024, got 1025)\n");
+}
