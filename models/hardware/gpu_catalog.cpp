@@ -1,5 +1,7 @@
 #include "models/hardware/gpu_catalog.hpp"
 
+#include "models/common/named_table.hpp"
+
 #include <array>
 
 namespace aisim::models {
@@ -19,17 +21,10 @@ const std::array<GpuModel, 4>& catalog() {
 } // namespace
 
 std::optional<GpuModel> find_gpu_model(const std::string& name) {
-  for (const auto& g : catalog())
-    if (g.name == name)
-      return g;
-  return std::nullopt;
+  const GpuModel* g = find_named(catalog(), name);
+  return g ? std::optional<GpuModel>(*g) : std::nullopt;
 }
 
-std::vector<std::string> gpu_model_names() {
-  std::vector<std::string> names;
-  for (const auto& g : catalog())
-    names.push_back(g.name);
-  return names;
-}
+std::vector<std::string> gpu_model_names() { return names_of(catalog()); }
 
 } // namespace aisim::models

@@ -1,5 +1,7 @@
 #include "models/hardware/node_presets.hpp"
 
+#include "models/common/named_table.hpp"
+
 #include <array>
 
 namespace aisim::models {
@@ -28,17 +30,10 @@ const std::array<NodePreset, 3>& presets() {
 } // namespace
 
 std::optional<NodePreset> find_node_preset(const std::string& name) {
-  for (const auto& p : presets())
-    if (p.name == name)
-      return p;
-  return std::nullopt;
+  const NodePreset* p = find_named(presets(), name);
+  return p ? std::optional<NodePreset>(*p) : std::nullopt;
 }
 
-std::vector<std::string> node_preset_names() {
-  std::vector<std::string> names;
-  for (const auto& p : presets())
-    names.push_back(p.name);
-  return names;
-}
+std::vector<std::string> node_preset_names() { return names_of(presets()); }
 
 } // namespace aisim::models

@@ -1,5 +1,7 @@
 #include "models/scenario/mlperf_presets.hpp"
 
+#include "models/common/named_table.hpp"
+
 #include <array>
 #include <cstdio>
 
@@ -48,19 +50,11 @@ void fill(Json& o, const char* key, const Json& value) {
 
 } // namespace
 
-std::vector<std::string> mlperf_preset_names() {
-  std::vector<std::string> names;
-  for (const auto& w : workloads())
-    names.push_back(w.name);
-  return names;
-}
+std::vector<std::string> mlperf_preset_names() { return names_of(workloads()); }
 
 bool apply_mlperf_preset(Json& w, const std::string& preset, const std::string& pointer, const NodeGroup& group,
                          int64_t gpus, Diagnostics& diag) {
-  const MlperfWorkload* found = nullptr;
-  for (const auto& m : workloads())
-    if (preset == m.name)
-      found = &m;
+  const MlperfWorkload* found = find_named(workloads(), preset);
   if (!found) { // the caller read `preset` with mlperf_preset_names(): a new name without a table row
     diag.error(pointer + "/preset",
                "no MLPerf Storage workload \"" + preset + "\" (expected a preset with a table row)");
