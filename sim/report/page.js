@@ -50,7 +50,8 @@
       if (a < 120) return sig(s) + " s";
       if (a < 7200) return sig(s / 60) + " min";
       if (a < 172800) return sig(s / 3600) + " h";
-      return sig(s / 86400) + " d";
+      if (a < 31536000) return sig(s / 86400) + " d";
+      return sig(s / 31536000) + " y"; // 365 d, as the summary (models::format_duration) prints a horizon
     },
   };
   function words(key) { return String(key).replace(/_/g, " "); }
@@ -274,7 +275,8 @@
       const digits = width > 0 ? Math.min(8, Math.max(3, Math.ceil(Math.log10(h.edges_s[0] / (width / h.counts.length))) + 1))
                                : 3;
       const edge = (v) => digits > 3 ? Number(v.toPrecision(digits)) + " s" : fmt.seconds(v);
-      const labels = h.counts.map((_, i) => h.edges_s[i] === h.edges_s[i + 1] ? fmt.seconds(h.edges_s[i]) :
+      // Edges that print alike (every write took the same time, to float noise) are one value, not a range.
+      const labels = h.counts.map((_, i) => edge(h.edges_s[i]) === edge(h.edges_s[i + 1]) ? fmt.seconds(h.edges_s[i]) :
                                              edge(h.edges_s[i]) + " - " + edge(h.edges_s[i + 1]));
       const o = barOptions(j.name + ": " + fmt.count(j.checkpoints.count) + " writes to " + j.checkpoints.storage +
                            ", mean " + fmt.seconds(j.checkpoints.write_s.mean) + ", p99 " +

@@ -60,6 +60,7 @@ if r.get("blank"): problems.append("blank canvases: %s" % r["blank"])
 if r.get("without_data"): problems.append("charts without data: %s" % r["without_data"])
 if r.get("failed"): problems.append("page says: %s" % r["failed"])
 if r.get("external"): problems.append("elements loading something: %s" % r["external"])
+if r.get("empty_ranges"): problems.append("ranges whose ends print alike: %s" % r["empty_ranges"])
 missing = [s for s in sections if s not in r.get("sections", [])]
 if missing: problems.append("missing sections: %s (has %s)" % (missing, r.get("sections")))
 for p in problems: print("FAIL %s: %s" % (name, p))
@@ -102,7 +103,7 @@ grep -Eq "$page_request" "$work/broken/open.log.netlog.json" || { echo "FAIL: th
 grep -q ':CONSOLE' "$work/broken/error.log" || { echo "FAIL: the console check missed a console error"; fail=1; }
 
 check default report.html "Summary" "GPU utilization over time" "Jobs" "What limits each phase" "Storage systems" \
-  "Checkpoint write times" "The scenario as run"
+  "Checkpoint write times" "Cost over 3 y" "The scenario as run"
 check risk report.html "Summary" "Failures" "Risk and placement" "What limits each phase"
 check tiers report.html "Summary" "Storage systems" "What limits each phase"
 check compare compare.html "Side by side"
