@@ -21,7 +21,7 @@ FolderPage render_folder_page(const std::string& dir) {
   if (fs::exists(sweep_path) && !fs::exists(fs::path(dir) / "results.json")) {
     std::ifstream in(sweep_path, std::ios::binary);
     const auto doc = models::Json::parse(in, nullptr, false);
-    if (doc.is_discarded() || doc.value("kind", "") != "sweep" || !doc.contains("points") ||
+    if (doc.is_discarded() || !doc.is_object() || doc.value("kind", "") != "sweep" || !doc.contains("points") ||
         !doc["points"].is_array()) {
       out.why = sweep_path.string() + ": not a sweep document that aisim wrote (expected \"kind\": \"sweep\")";
       return out;
