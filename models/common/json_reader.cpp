@@ -26,6 +26,15 @@ std::string json_excerpt(const Json& v) {
   return s;
 }
 
+bool is_utf8(const std::string& text) {
+  try {
+    (void)Json(text).dump();
+    return true;
+  } catch (const Json::type_error&) {
+    return false;
+  }
+}
+
 ObjectReader::ObjectReader(Json& node, std::string pointer, Diagnostics& diag)
     : node_(&node), pointer_(std::move(pointer)), diag_(&diag), ok_(node.is_object()) {
   if (!ok_)

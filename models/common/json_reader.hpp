@@ -23,6 +23,9 @@ enum class Bound { any, non_negative, positive };
 std::string pointer_token(std::string_view key);
 // Short rendering of a JSON value for "got ..." in messages.
 std::string json_excerpt(const Json& v);
+// Whether `text` is UTF-8, as JSON's writer requires of every string (a value typed on the command line may not be:
+// checked when it is read, not when results.json fails to be written after the run).
+bool is_utf8(const std::string& text);
 
 class ObjectReader {
 public:

@@ -200,17 +200,8 @@ bool apply_override(Json& doc, const std::string& assignment, Diagnostics& diag)
   }
   const std::string ptr = assignment.substr(0, eq);
   const std::string raw = assignment.substr(eq + 1);
-  // The check JSON's writer makes (results.json could not be written from it, after the whole run), made now.
-  const auto valid_utf8 = [](const std::string& text) {
-    try {
-      (void)Json(text).dump();
-      return true;
-    } catch (const Json::type_error&) {
-      return false;
-    }
-  };
-  if (!valid_utf8(assignment)) {
-    diag.error(valid_utf8(ptr) ? ptr : "", "--set: not UTF-8 text (a scenario is JSON, which is UTF-8)");
+  if (!is_utf8(assignment)) {
+    diag.error(is_utf8(ptr) ? ptr : "", "--set: not UTF-8 text (a scenario is JSON, which is UTF-8)");
     return false;
   }
   Json value = raw; // not JSON: a plain string such as 3d or H100-SXM

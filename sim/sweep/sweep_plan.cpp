@@ -126,8 +126,8 @@ std::optional<SweepAxis> parse_range(SweepAxis axis, const std::string& values, 
   return axis;
 }
 
-// Items of a comma list, each read as --set reads a value.
-std::vector<Json> list_values(const std::string& values) {
+// Items of a comma list, each read as --set reads a value; nullopt with *error for a number a double cannot hold.
+std::optional<std::vector<Json>> list_values(const std::string& values, std::string* error) {
   std::vector<Json> out;
   size_t start = 0;
   while (start <= values.size()) {
@@ -138,6 +138,9 @@ std::vector<Json> list_values(const std::string& values) {
       v = Json::parse(item);
     } catch (const Json::parse_error&) {
       v = item;
+    } catch (const Json::out_of_range&) {
+      *error = "\"" + item + "\" is a number a double cannot hold";
+      return std::nullopt;
     }
     out.push_back(std::move(v));
     if (comma == std::string::npos)
@@ -221,6 +224,10 @@ std::optional<SweepAxis> parse_vary(const std::string& arg, std::string* error) 
     return std::nullopt;
   }
   axis.pointer = arg.substr(0, eq);
+  if (!models::is_utf8(arg)) {
+    *error = "--vary: not UTF-8 text (a scenario is JSON, which is UTF-8)";
+    return std::nullopt;
+  }
   try {
     (void)Json::json_pointer(axis.pointer);
   } catch (const Json::exception&) {
@@ -246,7 +253,7 @@ std::optional<SweepAxis> parse_vary(const std::string& arg, std::string* error) 
     Json doc;
     try {
       doc = Json::parse(text);
-    } catch (const Json::parse_error& e) {
+    } catch (const Json::exception& e) { // a syntax error, or a number a double cannot hold
       *error = "--vary " + arg + ": the values are not valid JSON (" + e.what() + ")";
       return std::nullopt;
     }
@@ -262,7 +269,13 @@ std::optional<SweepAxis> parse_vary(const std::string& arg, std::string* error) 
       return std::nullopt;
     axis = std::move(*parsed);
   } else {
-    axis.values = list_values(values);
+    std::string why;
+    auto items = list_values(values, &why);
+    if (!items) {
+      *error = "--vary " + arg + ": " + why;
+      return std::nullopt;
+    }
+    axis.values = std::move(*items);
     for (const auto& v : axis.values)
       if (v.is_string() && v.get<std::string>().empty()) {
         *error = "--vary " + arg + ": an empty item in the list (expected VALUE,VALUE,...)";

@@ -91,7 +91,11 @@ TEST_CASE("sweep axes: bad values are refused, naming the argument", "[sweep]") 
   CHECK(refusal("/x=[]").find("non-empty JSON array") != std::string::npos);
   CHECK(refusal("/x=@/nonexistent/values.json").find("/nonexistent/values.json") != std::string::npos);
   CHECK(refusal("/x=1..2000000:1").find("1,000,000") != std::string::npos);
-  for (const auto& arg : {"storage=1", "/x=8..2:1", "/x=[]"})
+  // Found by tests/fuzz (vary): each stopped aisim sweep with an uncaught exception.
+  CHECK(refusal("/x=1,2e308") == "--vary /x=1,2e308: \"2e308\" is a number a double cannot hold");
+  CHECK(refusal("/x=[1, 1e400]").find("not valid JSON") != std::string::npos);
+  CHECK(refusal("/x=H100,\x95") == "--vary: not UTF-8 text (a scenario is JSON, which is UTF-8)");
+  for (const auto& arg : {"storage=1", "/x=8..2:1", "/x=[]", "/x=1,2e308"})
     CHECK(refusal(arg).starts_with("--vary"));
 }
 
