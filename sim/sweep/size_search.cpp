@@ -126,12 +126,15 @@ SizeAnswer size_search(size_t values, const SizeTarget& target, SizeGoal goal, s
     // Both ends agree: monotone, every value between does too. One value between them tests that.
     run({(values - 1) / 2});
   }
-  if (failed()) {
+  const auto give_up = [&] {
     for (const auto& [i, r] : done)
       if (r.metrics.empty()) {
         a.message = "the run of value " + std::to_string(i + 1) + " failed; no answer can be given";
         a.runs.push_back(r);
       }
+  };
+  if (failed()) {
+    give_up();
     return a;
   }
   if (a.why_search.empty() && !monotone(done, target.metric))
@@ -150,6 +153,11 @@ SizeAnswer size_search(size_t values, const SizeTarget& target, SizeGoal goal, s
     for (size_t i = 0; i < values; ++i)
       rest.push_back(i);
     run(rest);
+    // The value that failed may have been the answer.
+    if (failed()) {
+      give_up();
+      return a;
+    }
   }
   for (const auto& [i, r] : done)
     a.runs.push_back(r);
@@ -260,8 +268,14 @@ std::optional<size_t> find_knee(std::vector<SizeRun>& runs, const std::string& m
     std::vector<size_t> picks;
     for (size_t j = 1; j <= k; ++j)
       picks.push_back(lo + (hi - lo) * j / (k + 1));
-    for (auto& r : run_batch(picks))
+    bool failed = false;
+    for (auto& r : run_batch(picks)) {
+      failed = failed || !r.metrics.contains(metric);
       runs.push_back(std::move(r));
+    }
+    // A failed run has no metric, so the same values would be picked again, forever: the knee cannot be placed.
+    if (failed)
+      return std::nullopt;
   }
 }
 

@@ -54,7 +54,8 @@ SizeAnswer size_search(size_t values, const SizeTarget& target, SizeGoal goal, s
 std::optional<size_t> knee(const std::vector<SizeRun>& runs, const std::string& metric, bool higher_is_better);
 
 // The knee exactly, for a metric monotone over the values (as after a bisection): bisects "within a tenth of the
-// change of the best" between the runs already made, adding its runs to `runs`.
+// change of the best" between the runs already made, adding its runs to `runs`. Nullopt when one of its runs
+// fails.
 std::optional<size_t> find_knee(std::vector<SizeRun>& runs, const std::string& metric, bool higher_is_better,
                                 size_t batch,
                                 const std::function<std::vector<SizeRun>(const std::vector<size_t>&)>& run_batch);

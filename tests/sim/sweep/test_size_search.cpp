@@ -105,3 +105,37 @@ TEST_CASE("size: the largest value meeting a target; none meeting; a metric that
   CHECK_FALSE(parse_target(">=0.9", &error));
   CHECK_FALSE(parse_target("m>=fast", &error));
 }
+
+TEST_CASE("size: a run that fails during the search of every value, or while placing the knee", "[size]") {
+  // Found by tests/fuzz (size). The middle value misses where both ends meet: the metric rises and falls, so every
+  // value is run, and value 6 (index 5) fails. It might have been the answer, so there is none, and it is named.
+  const auto f = [](size_t i) { return i == 4 ? 0.5 : 0.99; };
+  const auto with_failure = [&](size_t failing) {
+    return [=](const std::vector<size_t>& idx) {
+      std::vector<SizeRun> out;
+      for (const size_t i : idx)
+        out.push_back(i == failing ? SizeRun{i, {}}
+                                   : SizeRun{i, {{"m", f(i)}, {"total_usd", 100.0 + static_cast<double>(i)}}});
+      return out;
+    };
+  };
+  const auto a = size_search(9, at_least(0.9), SizeGoal::largest, 1, with_failure(5));
+  CHECK(a.method == "search");
+  CHECK_FALSE(a.found);
+  CHECK(a.message == "the run of value 6 failed; no answer can be given");
+  // The knee's bisection picks the values between the last one far from the best and the first near it; a failed
+  // one has no metric and would be picked again forever: no knee instead.
+  const auto rising = [](size_t i) { return 1.0 - 1.0 / static_cast<double>(i + 1); };
+  size_t calls = 0;
+  const auto knee_run = [&](const std::vector<size_t>& idx) {
+    std::vector<SizeRun> out;
+    for (const size_t i : idx) {
+      ++calls;
+      out.push_back(i == 4 ? SizeRun{i, {}} : SizeRun{i, {{"m", rising(i)}, {"total_usd", 100.0}}});
+    }
+    return out;
+  };
+  std::vector<SizeRun> runs{{0, {{"m", rising(0)}}}, {8, {{"m", rising(8)}}}, {63, {{"m", rising(63)}}}};
+  CHECK_FALSE(find_knee(runs, "m", true, 1, knee_run));
+  CHECK(calls <= 3);
+}
