@@ -20,12 +20,13 @@ struct RedundancyGroup {
   RepairPolicy repair = RepairPolicy::parallel;
 };
 
-// The exact mean time to absorption from "all drives up" of the birth-death chain on 0..f failed drives (seconds).
+// The exact mean time to absorption from "all drives up" of the birth-death chain on 0..f failed drives (seconds),
+// for any f up to the widest code (64+16).
 double mttdl_s(const RedundancyGroup& g);
 
 // The probability that the group loses data within `horizon_s`, starting with every drive up: the chain's
-// transient distribution (a matrix exponential); for losses too rare for that, 1 - exp(-t / MTTDL), which the
-// chain tends to once it settles (as soon as rebuilds are much faster than failures).
+// transient distribution (a matrix exponential), to its digits however rare the loss. Once the chain settles (about
+// H_f / mu after the start) it grows as 1 - exp(-t / MTTDL).
 double loss_probability(const RedundancyGroup& g, double horizon_s);
 
 // For `groups` independent groups holding `bytes_per_group` each: the probability that any of them loses data

@@ -932,9 +932,12 @@ std::string format_summary(const Json& r, const std::string& results_path) {
                     " exposed: one failure of " + worst + " loses " + std::to_string(worst_groups)) +
          "\n";
   }
-  // A chance as people say it: "2.1 %", or for rare ones "1 in 33,550,383".
+  // A chance as people say it: "2.1 %", for rare ones "1 in 33,550,383", and past a trillion, where the digits
+  // are more than anyone reads (erasure codes surviving 16 failures reach 1 in 10^63), "1 in 4.9e+63".
   const auto odds = [](double p) {
-    return p >= 0.001 ? fmt("%.1f %%", 100 * p) : "1 in " + models::format_count(1 / p);
+    return p >= 0.001  ? fmt("%.1f %%", 100 * p)
+           : 1 / p < 1e12 ? "1 in " + models::format_count(1 / p)
+                          : "1 in " + fmt("%.2g", 1 / p);
   };
   // The rare-event answer for each system whose drives fail: what one period could not show.
   for (const auto& st : r["storage"]) {
@@ -943,7 +946,8 @@ std::string format_summary(const Json& r, const std::string& results_path) {
     const auto& d = st["durability"];
     const std::string chance = odds(d["loss_probability"].get<double>());
     const double mttdl = d["mttdl_years"].get<double>();
-    const std::string years = mttdl >= 1e9   ? fmt("%.3g", mttdl / 1e9) + " billion years"
+    const std::string years = mttdl >= 1e12  ? fmt("%.3g", mttdl) + " years"
+                              : mttdl >= 1e9 ? fmt("%.3g", mttdl / 1e9) + " billion years"
                               : mttdl >= 1e6 ? fmt("%.3g", mttdl / 1e6) + " million years"
                               : mttdl >= 1   ? models::format_count(mttdl, mttdl < 10 ? 1 : 0) + " years"
                                              : models::format_duration(Seconds(mttdl * models::kSecondsPerYear));
