@@ -58,19 +58,45 @@ double ClusterNetwork::switch_bound_Bps(int storage, int servers, const std::vec
   return bound;
 }
 
+std::set<std::pair<size_t, size_t>> copy_routes(const Scenario& sc) {
+  std::set<std::pair<size_t, size_t>> routes;
+  auto add = [&](const std::string& from, const std::string& to) {
+    const auto* a = sc.find_storage(from);
+    const auto* b = sc.find_storage(to);
+    if (a && b && a->kind != "local_nvme" && b->kind != "local_nvme")
+      routes.emplace(a - sc.storage.data(), b - sc.storage.data());
+  };
+  for (const auto& sys : sc.storage)
+    if (sys.replication)
+      add(sys.name, sys.replication->target);
+  const auto& pol = sc.policies;
+  const auto& validated = pol.place(DataClass::validated_model);
+  for (const auto& job : sc.jobs) {
+    add(pol.tiering.dataset_home, job.dataset.storage);
+    add(job.checkpoint.storage, pol.tiering.archive_checkpoints_to);
+    if (pol.promotion)
+      add(job.checkpoint.storage, validated);
+  }
+  add(validated, pol.tiering.replicate_validated_to);
+  add(validated, pol.place(DataClass::production_model));
+  return routes;
+}
+
 std::vector<FlowBound> storage_flow_bounds(const Scenario& sc, const ClusterNetwork& net) {
   std::vector<int> gpus;
   for (size_t g = 0; g < sc.node_groups.size(); ++g)
     for (int i = 0; i < sc.node_groups[g].count; ++i)
       gpus.push_back(net.node_endpoint(static_cast<int>(g), i));
+  const auto copies = copy_routes(sc);
   std::vector<FlowBound> out;
   for (size_t s = 0; s < sc.storage.size(); ++s) {
     const auto& sys = sc.storage[s];
     if (sys.kind == "local_nvme") {
       // No network: each node reaches only its own drives.
       const double nodes = sys.nodes, per_node = sys.drives_per_node;
-      out.push_back(
-          {sys.drive_read_bandwidth().value * per_node * nodes, sys.drive_write_bandwidth().value * per_node * nodes});
+      const double rd = sys.drive_read_bandwidth().value * per_node * nodes;
+      const double wr = sys.drive_write_bandwidth().value * per_node * nodes;
+      out.push_back({rd, wr, rd, wr});
       continue;
     }
     std::vector<std::pair<int, double>> rd, wr;
@@ -88,7 +114,23 @@ std::vector<FlowBound> storage_flow_bounds(const Scenario& sc, const ClusterNetw
     // Host-side protection sends every extra copy or parity piece over the network as well: the data rate is
     // the flow divided by the write amplification.
     const double net_amp = sys.host_side_protection ? sys.protection.write_amplification() : 1.0;
-    out.push_back({net.fabric.max_flow_Bps(rd, gpus), net.fabric.max_flow_Bps(wr, gpus) / net_amp});
+    FlowBound b{net.fabric.max_flow_Bps(rd, gpus), net.fabric.max_flow_Bps(wr, gpus) / net_amp};
+    // Copies reach the enclosures of the systems at their other end (a copy within a system, its own: through
+    // itself, capped by what its servers carry). Copies are sent without host-side protection's extra pieces.
+    std::vector<int> copy_readers = gpus, copy_writers = gpus;
+    for (const auto& [from, to] : copies) {
+      if (from == s)
+        for (int e = 0; e < sc.storage[to].servers; ++e)
+          copy_readers.push_back(net.enclosure_endpoint(static_cast<int>(to), e));
+      if (to == s)
+        for (int e = 0; e < sc.storage[from].servers; ++e)
+          copy_writers.push_back(net.enclosure_endpoint(static_cast<int>(from), e));
+    }
+    b.read_with_copies_Bps =
+        copy_readers.size() > gpus.size() ? net.fabric.max_flow_Bps(rd, copy_readers) : b.read_Bps;
+    b.write_with_copies_Bps =
+        copy_writers.size() > gpus.size() ? net.fabric.max_flow_Bps(wr, copy_writers) : b.write_Bps;
+    out.push_back(b);
   }
   return out;
 }

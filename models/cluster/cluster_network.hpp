@@ -6,6 +6,8 @@
 #include "models/scenario/scenario.hpp"
 
 #include <map>
+#include <set>
+#include <utility>
 #include <tuple>
 #include <vector>
 
@@ -33,12 +35,22 @@ struct ClusterNetwork {
 
 ClusterNetwork build_cluster_network(const Scenario& sc);
 
+// Pairs of shared systems that copy data from one to the other: replication, and every movement the policies can
+// make, a system paired with itself where a policy copies within it (a validated model cloned for production on
+// the same array). Node-local storage is reached through the nodes instead.
+std::set<std::pair<size_t, size_t>> copy_routes(const Scenario& sc);
+
 struct FlowBound {
   double read_Bps = 0;  // storage -> every GPU node, each enclosure capped by its drives' read bandwidth
   double write_Bps = 0; // every GPU node -> storage, capped by the drives' write bandwidth
+  // The same with the systems it copies to (reads) or from (writes) as further ends: replication, staging, tiering
+  // and promotion take paths the GPUs' traffic does not (two systems on one leaf, under an oversubscribed spine).
+  double read_with_copies_Bps = 0;
+  double write_with_copies_Bps = 0;
 };
 
-// Per storage system, in scenario order. Simulated throughput can never exceed these.
+// Per storage system, in scenario order. The GPUs' traffic can never exceed read_Bps and write_Bps, and all of a
+// system's traffic, copies included, never the _with_copies bounds.
 std::vector<FlowBound> storage_flow_bounds(const Scenario& sc, const ClusterNetwork& net);
 
 } // namespace aisim::models

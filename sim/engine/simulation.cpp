@@ -78,7 +78,9 @@ RunOutput run_simulation(const models::Scenario& sc, const ProgressCallback& on_
       sg4::Actor::create(sc.jobs[j].name, host,
                          InferenceFleet(sc, static_cast<int>(j), platform, m, lifecycle, out.flow_bounds[data]));
     } else {
-      sg4::Actor::create(sc.jobs[j].name, host, TrainingJob(sc, static_cast<int>(j), platform, m, lifecycle));
+      const int data = std::max(0, sc.storage_index(sc.jobs[j].dataset.storage));
+      sg4::Actor::create(sc.jobs[j].name, host,
+                         TrainingJob(sc, static_cast<int>(j), platform, m, lifecycle, out.flow_bounds[data]));
     }
   }
 

@@ -372,6 +372,9 @@ void StorageFailures::operator()() {
     if (!live(e) || (failure && e.time_s > metrics_->period_end_s)) // (a run limit may end the period early)
       continue;
     sg4::this_actor::sleep_until(e.time_s);
+    // A run limit may also end the period while this actor sleeps towards a failure: it then falls after the end.
+    if (failure && e.time_s > metrics_->period_end_s)
+      continue;
     ++metrics_->activities;
     if (e.system < 0) {
       if (e.kind == EventKind::domain_back) {

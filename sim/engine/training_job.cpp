@@ -17,10 +17,10 @@ namespace aisim::sim {
 namespace sg4 = simgrid::s4u;
 
 TrainingJob::TrainingJob(const models::Scenario& sc, int job, const Platform& platform, Metrics& metrics,
-                         Lifecycle& lifecycle)
+                         Lifecycle& lifecycle, const models::FlowBound& data_bound)
     : sc_(&sc), job_(&sc.jobs[job]), index_(job), group_(sc.find_node_group(job_->node_group)),
       nodes_(job_->gpus / group_->gpus_per_node), lifecycle_(&lifecycle), platform_(&platform), metrics_(&metrics),
-      jm_(&metrics.jobs[job]) {}
+      jm_(&metrics.jobs[job]), data_bound_Bps_(data_bound.read_Bps) {}
 
 double TrainingJob::epoch_end(double read) const {
   const double size = job_->dataset.size.value;
@@ -155,7 +155,7 @@ void TrainingJob::recover() {
     it->failure += it->compute;
     it->compute = 0;
   }
-  jm_->compute_gpu_s -= lost;
+  jm_->compute_gpu_s = std::max(0.0, jm_->compute_gpu_s - lost); // the same sums in another order: never below 0
   jm_->failure_gpu_s += lost;
   jm_->lost_gpu_s += lost;
   jm_->replay_gpu_s += lost;
@@ -347,8 +347,14 @@ void TrainingJob::operator()() {
   // A data-bound phase lasts longer than its compute, and by how much is only known once it ran; capping a
   // phase at one time-series bin of compute bounds how far the last one can run past the end, and keeps the
   // time series sharp.
-  const int64_t max_phase_steps =
-      std::max<int64_t>(1, static_cast<int64_t>(sc_->simulation.timeseries_resolution.value / step_s));
+  // A job that asks for more data than its system can send at all is held by it: its phase is what that bound moves
+  // in one bin. Sized by compute alone, a 1 ns step asked one phase for 6e19 bytes, past what a transfer's 64-bit
+  // size holds, and ran 318 days past a 7-day period.
+  const double bin_s = sc_->simulation.timeseries_resolution.value;
+  double max_steps = bin_s / step_s;
+  if (const double batch = job_->batch_bytes().value; batch > 0 && data_bound_Bps_ > 0 && std::isfinite(data_bound_Bps_))
+    max_steps = std::min(max_steps, bin_s * data_bound_Bps_ / batch);
+  const int64_t max_phase_steps = std::max<int64_t>(1, static_cast<int64_t>(std::min(max_steps, 1e15)));
   // Before the first step the loader fills its prefetch buffer and, when the job resumes, every rank reads its
   // shard of the latest checkpoint; the GPUs wait for both.
   int64_t buffered = 0;

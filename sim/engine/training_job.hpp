@@ -21,7 +21,9 @@ namespace aisim::sim {
 
 class TrainingJob {
 public:
-  TrainingJob(const models::Scenario& sc, int job, const Platform& platform, Metrics& metrics, Lifecycle& lifecycle);
+  // `data_bound`: the max-flow bound of the dataset's system, which sizes the phases of a job that asks for more.
+  TrainingJob(const models::Scenario& sc, int job, const Platform& platform, Metrics& metrics, Lifecycle& lifecycle,
+              const models::FlowBound& data_bound);
   void operator()();
 
 private:
@@ -89,6 +91,7 @@ private:
   simgrid::s4u::ActorPtr writer_; // the asynchronous checkpoint write or multilevel drain in progress, if any
   std::vector<simgrid::s4u::ActorPtr> interrupted_; // synchronous writes a failure interrupted, left to finish
   int cache_storage_ = -1;                          // the local_nvme holding the dataset cache, if any
+  double data_bound_Bps_ = 0;                       // what the dataset's system can send at most
   double cache_bytes_ = 0;                          // per node
   double cache_total_ = 0;                          // all the job's nodes, at most what they read
   double cached_ = 0;                               // filled so far

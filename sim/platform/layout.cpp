@@ -142,28 +142,4 @@ std::vector<ServerLayout> layout_storage_servers(const models::Scenario& sc, con
   return out;
 }
 
-std::set<std::pair<size_t, size_t>> copy_routes(const models::Scenario& sc) {
-  std::set<std::pair<size_t, size_t>> routes;
-  auto add = [&](const std::string& from, const std::string& to) {
-    const auto* a = sc.find_storage(from);
-    const auto* b = sc.find_storage(to);
-    if (a && b && a->kind != "local_nvme" && b->kind != "local_nvme")
-      routes.emplace(a - sc.storage.data(), b - sc.storage.data());
-  };
-  for (const auto& sys : sc.storage)
-    if (sys.replication)
-      add(sys.name, sys.replication->target);
-  const auto& pol = sc.policies;
-  const auto& validated = pol.place(models::DataClass::validated_model);
-  for (const auto& job : sc.jobs) {
-    add(pol.tiering.dataset_home, job.dataset.storage);
-    add(job.checkpoint.storage, pol.tiering.archive_checkpoints_to);
-    if (pol.promotion)
-      add(job.checkpoint.storage, validated);
-  }
-  add(validated, pol.tiering.replicate_validated_to);
-  add(validated, pol.place(models::DataClass::production_model));
-  return routes;
-}
-
 } // namespace aisim::sim

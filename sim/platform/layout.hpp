@@ -70,9 +70,4 @@ struct ServerLayout {
 std::vector<ServerLayout> layout_storage_servers(const models::Scenario& sc, const models::ClusterNetwork& net,
                                                  bool full);
 
-// Pairs of shared systems that copy data from one to the other: replication, and every movement the policies can
-// make, a system paired with itself where a policy copies within it (a validated model cloned for production on
-// the same array). Node-local storage is reached through the nodes instead.
-std::set<std::pair<size_t, size_t>> copy_routes(const models::Scenario& sc);
-
 } // namespace aisim::sim

@@ -105,7 +105,7 @@ void PlatformBuilder::add_node_routes() {
 // of the target. Within a system that protects data across its servers and can fail, rebuilds read from the
 // servers of a stripe group and write to the one rebuilt.
 void PlatformBuilder::add_copy_routes() {
-  const auto policy = copy_routes(sc_);
+  const auto policy = models::copy_routes(sc_);
   std::set<size_t> rebuilt; // systems whose rebuilds copy between their own servers
   auto routes = policy;
   for (size_t s = 0; s < sc_.storage.size(); ++s) {

@@ -120,7 +120,8 @@ std::optional<double> estimated_value(const models::Scenario& sc, const Json& r,
     const Json* jr = job_named(r, job.name);
     if (!jr || job.kind == "inference")
       continue;
-    const double half_window = (job.end_s(sc.simulation.duration.value) - job.start.value) / 2;
+    // (none for a job whose window lies outside the simulated period: it made nothing to lose)
+    const double half_window = std::max(0.0, job.end_s(sc.simulation.duration.value) - job.start.value) / 2;
     if (cls == DataClass::active_checkpoint && job.checkpoint.storage == name && job.checkpoint.size.value > 0) {
       any = true;
       const auto& c = (*jr)["checkpoints"];

@@ -42,11 +42,14 @@ Json split_json(const Split& s) {
   return Json{{"data", s.data}, {"checkpoint", s.checkpoint}, {"failure", s.failure}, {"idle", s.idle}};
 }
 
-// Fractions of `gpu_s` GPU-seconds; idle is what is left, so the five always sum to one.
+// Fractions of `gpu_s` GPU-seconds; idle is what is left, so the five always sum to one. No GPU time at all (a job
+// whose window lies outside the simulated period) is all idle: its GPUs did nothing for it.
 Split make_split(double compute, double data, double ckpt, double failure, double gpu_s) {
   Split s;
-  if (gpu_s <= 0)
+  if (gpu_s <= 0) {
+    s.idle = 1;
     return s;
+  }
   s.compute = compute / gpu_s;
   s.data = data / gpu_s;
   s.checkpoint = ckpt / gpu_s;
@@ -487,6 +490,8 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
                        {"peak_write_Bps", peak_rate_Bps(sm.transfers, IoDirection::write)},
                        {"max_flow_Bps", run.flow_bounds[s].read_Bps},
                        {"max_flow_write_Bps", run.flow_bounds[s].write_Bps},
+                       {"max_flow_with_copies_Bps", run.flow_bounds[s].read_with_copies_Bps},
+                       {"max_flow_with_copies_write_Bps", run.flow_bounds[s].write_with_copies_Bps},
                        {"raw_capacity_bytes", sys.raw_capacity().value},
                        {"capacity_bytes", sys.capacity().value},
                        {"peak_used_bytes", peak_used[s]},

@@ -6,6 +6,7 @@ set -u
 AISIM=$1
 SCENARIO=$2
 OUT=$3
+CHECK=$4
 rm -rf "$OUT"
 mkdir -p "$OUT"
 fail() { echo "FAIL: $*"; exit 1; }
@@ -62,6 +63,9 @@ for jp, jc in zip(part["jobs"], cut["jobs"]):
     if sp >= [j for j in full["jobs"] if j["name"] == jp["name"]][0].get("steps", 0) > 0:
         fail(f"job {jp['name']}: as many steps stopped as in the whole period")
 PY
+# The stopped run meets the results contract: nothing after the stop counted (a failure drawn past it, reached by an
+# actor asleep when the stop came, once counted a negative time out of service).
+"$CHECK" contract "$OUT/part/results.json" || fail "the stopped run breaks the results contract"
 rows=$(($(wc -l < "$OUT/part/timeseries.csv") - 1))
 full_rows=$(($(wc -l < "$OUT/full/timeseries.csv") - 1))
 [ "$rows" -lt "$full_rows" ] || fail "timeseries.csv of the stopped run has $rows rows, the whole period $full_rows"
@@ -78,6 +82,9 @@ rc=$?
 rc=$?
 [ $rc -eq 1 ] || fail "replicas stopped by a limit exited $rc, not 1"
 grep -q "stopped by --max-wall or --max-events" "$OUT/replicas.txt" || fail "replicas: the stop is not named"
+for r in "$OUT"/replicas/replica-*/results.json; do
+  "$CHECK" contract "$r" || fail "$r breaks the results contract"
+done
 
 # Bad limits: exit 2 naming the flag, nothing written.
 for bad in "--max-wall 0s" "--max-wall 10GB" "--max-wall soon" "--max-events 0" "--max-events 1.5" \

@@ -14,7 +14,6 @@
 #include <vector>
 
 using namespace aisim::models;
-using aisim::sim::copy_routes;
 using aisim::sim::layout_node_sets;
 using aisim::sim::layout_storage_servers;
 using aisim::sim::NodeSetLayout;
