@@ -19,8 +19,6 @@
 
 namespace aisim::sim {
 
-namespace {
-// This machine's memory available to a new run (MemAvailable, or less under a cgroup limit); 0 when unknown.
 double available_memory_bytes() {
   double available = 0;
   std::ifstream meminfo("/proc/meminfo");
@@ -44,12 +42,11 @@ double available_memory_bytes() {
   }
   return available;
 }
-} // namespace
 
 // A model or a timeseries too large for this machine's memory is refused before the run (a 1 ms resolution over a
 // week was killed for memory with no message, 0.5 us ended in bad_alloc; a million nodes take a gigabyte), naming
-// the key to change.
-bool run_fits_in_memory(const models::Scenario& sc, const std::string& file) {
+// the key to change. `aisim check` asks the same (its "ok" promised runs that `run` then refused).
+void check_fits_in_memory(const models::Scenario& sc, models::Diagnostics& diag) {
   const double have = available_memory_bytes();
   constexpr double kShare = 0.8; // of the available memory; the results and the rest of the process need the rest
   double nodes = 0;
@@ -68,12 +65,12 @@ bool run_fits_in_memory(const models::Scenario& sc, const std::string& file) {
     if (sc.storage[s].servers > 8 && (sc.storage[s].kind == "pfs" || sc.storage_can_fail(static_cast<int>(s))))
       apart += (apart.empty() ? "\"" : ", \"") + sc.storage[s].name + "\"";
   if (full && nodes > 256 && !apart.empty())
-    std::cerr << file << ":/simulation/fidelity: warning: fidelity full with " << models::format_count(nodes)
-              << " nodes keeps each server of " << apart
-              << " apart (they can fail, or stripe as a PFS), a flow per leaf of nodes and server for every "
-                 "transfer, and its cost grows with the square of their count: expect a long run (fidelity "
-                 "aggregate models the same bandwidths with a flow per leaf class and server group; --max-wall "
-                 "bounds the run)\n";
+    diag.warn("/simulation/fidelity", "fidelity full with " + models::format_count(nodes) +
+                                          " nodes keeps each server of " + apart +
+                                          " apart (they can fail, or stripe as a PFS), a flow per leaf of nodes and "
+                                          "server for every transfer, and its cost grows with the square of their "
+                                          "count: expect a long run (fidelity aggregate models the same bandwidths "
+                                          "with a flow per leaf class and server group; --max-wall bounds the run)");
   const double model = estimate_model_memory_bytes(sc);
   if (have > 0 && model > kShare * have) {
     models::Scenario coarse = sc;
@@ -88,22 +85,22 @@ bool run_fits_in_memory(const models::Scenario& sc, const std::string& file) {
                      : "fewer nodes, or a machine with more memory";
     char text[512];
     std::snprintf(text, sizeof text,
-                  "%s:%s: the model of %s nodes at fidelity %s would need about %.3g GB of memory, more than this "
-                  "machine's %.3g GB available can spare (expected %s)\n",
-                  file.c_str(), where.c_str(), models::format_count(nodes).c_str(), sc.simulation.fidelity.c_str(),
-                  model / 1e9, have / 1e9, expected.c_str());
-    std::cerr << text << "aisim: " << file << ": the run would not fit in memory; nothing was run or written\n";
-    return false;
+                  "the model of %s nodes at fidelity %s would need about %.3g GB of memory, more than this "
+                  "machine's %.3g GB available can spare (expected %s)",
+                  models::format_count(nodes).c_str(), sc.simulation.fidelity.c_str(), model / 1e9, have / 1e9,
+                  expected.c_str());
+    diag.error(where, text);
+    return;
   }
   const double need = estimate_timeseries_memory_bytes(sc);
   const double rows = timeseries_rows(sc);
   const double budget = kShare * have - model;
   if (have <= 0 || need <= budget) {
     if (rows > 1e7) // fits, but a planner should know what is coming
-      std::cerr << file << ":/simulation/timeseries_resolution: warning: timeseries.csv will have "
-                << models::format_count(rows) << " rows (about " << models::format_bytes(models::Bytes(need))
-                << " of memory while it is built)\n";
-    return true;
+      diag.warn("/simulation/timeseries_resolution", "timeseries.csv will have " + models::format_count(rows) +
+                                                         " rows (about " + models::format_bytes(models::Bytes(need)) +
+                                                         " of memory while it is built)");
+    return;
   }
   // The finest resolution that fits, rounded up to 1, 2 or 5 times a power of ten.
   const double finest = sc.simulation.timeseries_resolution.value * need / budget;
@@ -115,11 +112,19 @@ bool run_fits_in_memory(const models::Scenario& sc, const std::string& file) {
     }
   char text[512];
   std::snprintf(text, sizeof text,
-                "%s:/simulation/timeseries_resolution: the timeseries would have %.3g rows and need about %.3g GB of "
-                "memory, more than this machine's %.3g GB available can spare (expected a resolution of at least %s "
-                "for this duration)\n",
-                file.c_str(), rows, need / 1e9, have / 1e9, models::format_duration(models::Seconds(nice)).c_str());
-  std::cerr << text << "aisim: " << file << ": the run would not fit in memory; nothing was run or written\n";
+                "the timeseries would have %.3g rows and need about %.3g GB of memory, more than this machine's %.3g "
+                "GB available can spare (expected a resolution of at least %s for this duration)",
+                rows, need / 1e9, have / 1e9, models::format_duration(models::Seconds(nice)).c_str());
+  diag.error("/simulation/timeseries_resolution", text);
+}
+
+bool run_fits_in_memory(const models::Scenario& sc, const std::string& file) {
+  models::Diagnostics diag(file);
+  check_fits_in_memory(sc, diag);
+  std::cerr << diag.format(true);
+  if (!diag.has_errors())
+    return true;
+  std::cerr << "aisim: " << file << ": the run would not fit in memory; nothing was run or written\n";
   return false;
 }
 

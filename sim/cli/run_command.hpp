@@ -38,7 +38,12 @@ int run_command(const RunCommand& cmd);
 // Exit 0 when every replica finished, 1 when some did not (what finished is still summarized), 2 on bad input, 130
 // when interrupted.
 int run_replicas(const RunCommand& cmd);
+// This machine's memory available to a new run (MemAvailable, or less under a cgroup limit); 0 when unknown.
+double available_memory_bytes();
 // False (with the message on stderr) when the run's model or timeseries would not fit in this machine's memory.
 bool run_fits_in_memory(const models::Scenario& sc, const std::string& file);
+// The same as diagnostics: an error naming the key to change when it would not fit, warnings for a long run and a
+// large timeseries.
+void check_fits_in_memory(const models::Scenario& sc, models::Diagnostics& diag);
 
 } // namespace aisim::sim

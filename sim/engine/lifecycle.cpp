@@ -29,6 +29,7 @@ Lifecycle::Lifecycle(const models::Scenario& sc, const Platform& platform, Metri
   space_mutex_ = sg4::Mutex::create();
   blocked_.resize(sc.storage.size());
   promised_.assign(sc.storage.size(), 0.0);
+  attempts_.assign(sc.jobs.size(), 0);
 }
 
 void Lifecycle::release(int item, double now, double at) {
@@ -189,7 +190,19 @@ void Lifecycle::add_model_copy(int model, int item) {
   model_of_[item] = model;
 }
 
-int Lifecycle::acquire(int storage, double bytes, DataClass cls, int job) {
+void Lifecycle::restart_job(int job) {
+  ++attempts_[job];
+  // Chosen first, notified after (see wake_blocked).
+  std::vector<sg4::ConditionVariablePtr> wake;
+  for (const auto& writers : blocked_)
+    for (auto* w : writers)
+      if (w->job == job && w->attempt >= 0) // checkpoint writes only: the job's other copies outlive its runs
+        wake.push_back(w->wake);
+  for (const auto& cv : wake)
+    cv->notify_one();
+}
+
+int Lifecycle::acquire(int storage, double bytes, DataClass cls, int job, int attempt) {
   double now = sg4::Engine::get_clock();
   if (ledger_.fits(storage, now, bytes))
     return ledger_.add(storage, now, cls, bytes, job);
@@ -210,11 +223,16 @@ int Lifecycle::acquire(int storage, double bytes, DataClass cls, int job) {
       return job >= 0 && running_[job] ? metrics_->jobs[job].window_end_s : metrics_->period_end_s;
     };
     const double t0 = now;
-    BlockedWrite me{bytes, sg4::ConditionVariable::create()};
-    blocked_[storage].push_back(&me);
-    while (!ledger_.fits(storage, now, bytes) && now < end()) {
+    const auto abandoned = [&] { return attempt >= 0 && attempts_[job] != attempt; };
+    BlockedWrite me{bytes, sg4::ConditionVariable::create(), job, attempt};
+    auto& line = blocked_[storage];
+    const auto mine = line.insert(line.end(), &me);
+    while (!ledger_.fits(storage, now, bytes) && now < end() && !abandoned()) {
+      // The first in line alone waits for the system's next scheduled release, and wakes those behind it that fit
+      // then; the others wait to be woken. (Every writer waking at every release made a full system that blocks
+      // a thousand writers cost a thousand wakes a release: 30 years of failures.json never finished.)
       double wake = end();
-      if (const double next = ledger_.next_release(storage, now); next > now)
+      if (const double next = ledger_.next_release(storage, now); next > now && line.front() == &me)
         wake = std::min(wake, next);
       std::unique_lock<sg4::Mutex> lock(*space_mutex_);
       me.wake->wait_until(lock, wake);
@@ -224,9 +242,19 @@ int Lifecycle::acquire(int storage, double bytes, DataClass cls, int job) {
       }
       ++metrics_->activities;
       now = sg4::Engine::get_clock();
+      if (line.front() == &me && !ledger_.fits(storage, now, bytes))
+        wake_blocked(storage);
     }
-    blocked_[storage].remove(&me);
+    const bool first = line.front() == &me;
+    line.erase(mine);
     metrics_->capacity_events.push_back({t0, storage, job, "blocked", bytes, now - t0});
+    // The next in line takes over the wait for scheduled releases. (A notification is a simcall: last.)
+    if (first && !line.empty())
+      line.front()->wake->notify_one();
+    if (abandoned()) {
+      wake_blocked(storage); // space it may have been promised goes to the next
+      return -1;
+    }
     if (ledger_.fits(storage, now, bytes))
       return ledger_.add(storage, now, cls, bytes, job);
   }

@@ -40,7 +40,11 @@ public:
   void wait_for_dataset(int job);
   // Space for a write of `bytes` of class `cls` by `job` on `storage`, under policies.on_full; may block
   // (block_writes) or evict (evict_oldest). Returns the ledger item, or -1 when the job must stop (recorded).
-  int acquire(int storage, double bytes, models::DataClass cls, int job);
+  // `attempt`: the job's run (restart_job() counts them) a checkpoint write belongs to; such a write blocked for
+  // space gives up without stopping the job once the job has restarted (its writer died with the failed run).
+  int acquire(int storage, double bytes, models::DataClass cls, int job, int attempt = -1);
+  // A job failed and restarts: the blocked writes of its earlier runs give up (see acquire).
+  void restart_job(int job);
   // Copies data at rest from one system to another as a real transfer and records the movement; blocks the
   // caller. Node-local storage is reached through the job's nodes.
   void move(int from, int to, double bytes, models::DataClass cls, int job);
@@ -131,11 +135,15 @@ private:
   struct BlockedWrite {
     double bytes = 0;
     simgrid::s4u::ConditionVariablePtr wake;
+    int job = -1;
+    int attempt = -1; // a checkpoint write's run of its job (see acquire), else -1
     bool woken = false;
   };
   void wake_blocked(int storage);
   simgrid::s4u::MutexPtr space_mutex_;
+  // (a list, so that a writer leaves it in constant time: thousands block in a full, failing system over years)
   std::vector<std::list<BlockedWrite*>> blocked_;
+  std::vector<int> attempts_; // by job: restarts so far
   std::vector<double> promised_;
   std::vector<bool> running_;
   std::vector<simgrid::s4u::ActorPtr> stagers_;

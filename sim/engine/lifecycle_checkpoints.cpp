@@ -16,8 +16,10 @@ bool Lifecycle::write_checkpoint(int job, double bytes, bool drain_local,
   const auto& spec = sc_->jobs[job];
   const int storage = sc_->storage_index(spec.checkpoint.storage);
   const auto& sys = sc_->storage[storage];
-  // Space is taken when the write starts; the oldest is deleted once the new one is whole.
-  const int item = acquire(storage, bytes, DataClass::active_checkpoint, job);
+  // Space is taken when the write starts; the oldest is deleted once the new one is whole. A restart of the job
+  // while it waits for space ends the wait (its writer died with the failed run).
+  const int attempt = attempts_[job];
+  const int item = acquire(storage, bytes, DataClass::active_checkpoint, job, attempt);
   if (item < 0)
     return false;
   // A wait for space (on_full: block_writes) is the GPUs' stall but not the write's time: reported apart, so the
@@ -41,7 +43,8 @@ bool Lifecycle::write_checkpoint(int job, double bytes, bool drain_local,
   const int target = sys.replication ? sc_->storage_index(sys.replication->target) : -1;
   std::optional<Transfer> sync_copy;
   if (const int copy =
-          target >= 0 && sys.replication->mode == "sync" ? acquire(target, bytes, DataClass::replica, job) : -1;
+          target >= 0 && sys.replication->mode == "sync" ? acquire(target, bytes, DataClass::replica, job, attempt)
+                                                         : -1;
       copy >= 0) {
     copies_[item].push_back(copy);
     sync_copy.emplace(Transfer::replicate(*sc_, *platform_, storage, target, bytes, *metrics_));

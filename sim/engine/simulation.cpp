@@ -11,28 +11,57 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 namespace aisim::sim {
 
 namespace sg4 = simgrid::s4u;
 
+namespace {
+// The node sets (hosts) fidelity "full" makes: a job's consecutive nodes on one leaf are one, so each job has about
+// one per leaf it spans (one more where it starts mid-leaf), and an inference fleet one more per replica band.
+double full_node_sets(const models::Scenario& sc) {
+  const auto& net = sc.network;
+  double sets = 0;
+  for (const auto& job : sc.jobs) {
+    const auto* g = sc.find_node_group(job.node_group);
+    if (!g || g->gpus_per_node <= 0)
+      continue;
+    const double nodes = std::ceil(static_cast<double>(job.gpus) / g->gpus_per_node);
+    double per_leaf = nodes; // one switch
+    if ((net.topology == "spine_leaf" || net.topology == "rail_optimized") && net.nodes_per_leaf > 0)
+      per_leaf = net.nodes_per_leaf;
+    else if (net.topology == "fat_tree" && net.k > 1)
+      per_leaf = net.k / 2;
+    sets += std::ceil(nodes / per_leaf) + 1 + static_cast<double>(job.inference.scale.size());
+  }
+  return sets;
+}
+} // namespace
+
 double estimate_model_memory_bytes(const models::Scenario& sc) {
   // Peak memory of scenarios/bench/llm-16k-30d over one simulated minute: at fidelity aggregate 153 MB with 100,000
-  // nodes and 1.13 GB with 1,000,000 (about 1.1 KB per fabric endpoint: node or storage server); at fidelity full
-  // 868 MB with 8,192 nodes and 64 enclosures when each transfer was a flow per node and server (about 1.5 KB a
-  // pair). Since a job's nodes on one leaf are one host at full too, this is an upper bound there (62 MB for 2,048
-  // nodes, 30 days).
-  constexpr double kBase = 48e6, kPerEndpoint = 1.2e3, kPerPair = 1.5e3;
-  double nodes = 0, servers = 0, widest = 0;
+  // nodes and 1.13 GB with 1,000,000 (about 1.1 KB per fabric endpoint: node or storage server).
+  // At fidelity full the platform's hosts are the node sets (a job's nodes on one leaf; one host each, with a
+  // metadata host each per parallel file system and a fabric peer each on a converged network) and the servers, in
+  // one SimGrid full-routing zone, whose table holds an entry for every pair of hosts: scenarios/lifecycle.json's
+  // platform at full took 33 B per pair of hosts above its aggregate (537 MB with 64,000 nodes, 4,004 node sets;
+  // 2.1 GB with 128,000; 4.7 GB with 192,000), the routes about 1.5 KB per node set and server. The estimate
+  // counted nodes instead and missed 250,000 nodes by four times (1.8 GB estimated, 7.9 GB used).
+  constexpr double kBase = 48e6, kPerEndpoint = 1.2e3, kPerRoute = 1.5e3, kPerHostPair = 34;
+  double nodes = 0, servers = 0, pfs = 0;
   for (const auto& g : sc.node_groups)
     nodes += g.count;
   for (const auto& s : sc.storage) {
     servers += s.servers;
-    widest = std::max(widest, static_cast<double>(s.servers));
+    pfs += s.kind == "pfs" ? 1 : 0;
   }
   double bytes = kBase + kPerEndpoint * (nodes + servers);
-  if (sc.simulation.fidelity == "full")
-    bytes += kPerPair * nodes * widest;
+  if (sc.simulation.fidelity == "full") {
+    const double sets = full_node_sets(sc);
+    const double hosts = sets * (1 + pfs + (sc.network.converged ? 1 : 0)) + servers;
+    bytes += kPerRoute * sets * servers + kPerHostPair * hosts * hosts;
+  }
   return bytes;
 }
 

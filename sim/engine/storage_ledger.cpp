@@ -5,7 +5,7 @@ namespace aisim::sim {
 using models::DataClass;
 
 StorageLedger::StorageLedger(std::vector<double> capacities, Metrics& metrics)
-    : capacity_(std::move(capacities)), used_(capacity_.size(), 0.0), metrics_(&metrics) {}
+    : capacity_(std::move(capacities)), used_(capacity_.size(), 0.0), pending_(capacity_.size()), metrics_(&metrics) {}
 
 int StorageLedger::add(int storage, double now, DataClass cls, double bytes, int job) {
   apply_due(now);
@@ -24,7 +24,7 @@ void StorageLedger::release(int id, double now, double at) {
   if (at <= now)
     used_[it.storage] -= it.bytes;
   else
-    pending_.push({at, it.storage, it.bytes});
+    pending_[it.storage].push({at, it.storage, it.bytes});
 }
 
 std::array<double, models::kDataClasses> StorageLedger::destroy(int storage, double fraction,
@@ -48,10 +48,11 @@ std::array<double, models::kDataClasses> StorageLedger::destroy(int storage, dou
 }
 
 void StorageLedger::apply_due(double now) {
-  while (!pending_.empty() && pending_.top().at <= now) {
-    used_[pending_.top().storage] -= pending_.top().bytes;
-    pending_.pop();
-  }
+  for (auto& q : pending_)
+    while (!q.empty() && q.top().at <= now) {
+      used_[q.top().storage] -= q.top().bytes;
+      q.pop();
+    }
 }
 
 double StorageLedger::used(int storage, double now) {
@@ -61,14 +62,7 @@ double StorageLedger::used(int storage, double now) {
 
 double StorageLedger::next_release(int storage, double now) {
   apply_due(now);
-  // The heap orders every system's releases; the first one for `storage` is its next.
-  auto copy = pending_;
-  while (!copy.empty()) {
-    if (copy.top().storage == storage)
-      return copy.top().at;
-    copy.pop();
-  }
-  return -1;
+  return pending_[storage].empty() ? -1 : pending_[storage].top().at;
 }
 
 double StorageLedger::evict_oldest(int storage, double now, double bytes,

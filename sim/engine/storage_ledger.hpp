@@ -80,7 +80,9 @@ private:
   std::vector<double> capacity_;
   std::vector<double> used_; // applied: held now, counting releases that are due
   std::vector<Item> items_;
-  std::priority_queue<Pending, std::vector<Pending>, std::greater<>> pending_;
+  // Releases still to come, one queue per system: its next is its top (one queue for all made a blocked writer's
+  // look at its system's next release copy every system's).
+  std::vector<std::priority_queue<Pending, std::vector<Pending>, std::greater<>>> pending_;
   Metrics* metrics_;
 };
 

@@ -134,6 +134,7 @@ void TrainingJob::recover() {
   const double t0 = sg4::Engine::get_clock();
   ++jm_->failures;
   ++generation_;
+  lifecycle_->restart_job(index_); // its checkpoint writes still waiting for space died with the run
   // Resume from the newest checkpoint that still has a usable copy; storage failures may have destroyed newer
   // ones (then more work is lost), or all of them (then the job starts over from its start).
   int restore_from = -1;

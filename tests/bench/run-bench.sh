@@ -72,6 +72,44 @@ for gpus in 10000 30000 100000; do
   done
 done
 
+# Years of blocked writes: scenarios/failures.json over 1 to 30 years. Its warm tier fills with validated models
+# after about 1.8 years; from then on a thousand copies wait for space, checkpoints block on the full hot tier and
+# node failures restart the job. Goal (issue 55): wall time linear in the simulated years (30 years never finished
+# while each waiting writer woke at every release and a failed run's writes waited on).
+echo
+printf '%-26s %7s %9s %11s %9s %12s
+' blocked_writes years wall_s peak_MiB events wall_s_per_y
+for years in 1 2 4 8 16 30; do
+  name="blocked-${years}y"
+  /usr/bin/time -f '%e %M' -o "$out/$name.time" "$aisim" run scenarios/failures.json \
+    --set /simulation/duration=${years}y --out "$out/$name" --progress none --no-report > "$out/$name.log"
+  read -r wall rss_kib < "$out/$name.time"
+  events=$(grep -o '"events": [0-9]*' "$out/$name/results.json" | tail -1 | awk '{print $2}')
+  awk -v y="$years" -v w="$wall" -v m="$rss_kib" -v e="$events" 'BEGIN {
+    printf "%-26s %7d %9.2f %11.1f %9d %12.2f\n", "failures.json", y, w, m / 1024, e, w / y }'
+done
+
+# The memory estimate that refuses runs before they start (aisim check --json's memory.model_bytes) against the
+# peak a run of the platform really takes: scenarios/lifecycle.json's job across 32,000 to 128,000 nodes of 8 GPUs at
+# fidelity full (a routing table over every pair of node sets) and aggregate, ten simulated minutes (the platform
+# alone). Goal (issue 55): the estimate at or above the peak and within 25 % of it.
+echo
+printf '%-26s %9s %11s %11s %11s %9s\n' memory_estimate nodes fidelity estimate_MiB peak_MiB ratio
+for spec in 32000:full 64000:full 128000:full 128000:aggregate; do
+  n=${spec%%:*}
+  fidelity=${spec##*:}
+  name="memory-$n-$fidelity"
+  sets=(--set /cluster/node_groups/0/count=$n --set /workloads/0/gpus=$((n * 8)) --set /simulation/fidelity=$fidelity
+        --set /simulation/duration=10min)
+  estimate=$("$aisim" check scenarios/lifecycle.json "${sets[@]}" --json |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["memory"]["model_bytes"])')
+  /usr/bin/time -f '%e %M' -o "$out/$name.time" "$aisim" run scenarios/lifecycle.json "${sets[@]}" --out "$out/$name" \
+    --progress none --no-report > "$out/$name.log" 2>&1
+  read -r wall rss_kib < "$out/$name.time"
+  awk -v n="$n" -v f="$fidelity" -v e="$estimate" -v m="$rss_kib" 'BEGIN {
+    printf "%-26s %9d %11s %11.1f %11.1f %9.2f\n", "lifecycle.json", n, f, e / 1048576, m / 1024, e / (m * 1024) }'
+done
+
 # The GUI: from a value typed into the parameter panel to the charts redrawn (check, child run, files, charts,
 # paint), on the default scenario, offscreen. Goal: under 0.5 s.
 gui_bench="$(dirname "$aisim")/aisim_gui_latency"

@@ -32,10 +32,27 @@ expect 2 "/simulation/timeseries_resolution: the timeseries would have 6.05e+11 
   "$AISIM" run "$SCENARIO" --set /simulation/timeseries_resolution=1us --out "$OUT/fine"
 grep -q "expected a resolution of at least" "$OUT/err" || fail "no resolution that fits: $(cat "$OUT/err")"
 [ -e "$OUT/fine" ] && fail "a refused run left $OUT/fine"
-# A model no machine here could hold (ten million nodes at fidelity full: about 1 TB) is refused before the run,
-# naming the key and the estimate, with fidelity aggregate as the way out; nothing is written.
-expect 2 "/simulation/fidelity: the model of 10,000,000 nodes at fidelity full would need about" \
-  "$AISIM" run "$SCENARIO" --set /cluster/node_groups/0/count=10000000 --set /simulation/fidelity=full --out "$OUT/huge"
+# A model no machine here could hold (ten million GPUs at fidelity full on scenarios/lifecycle.json's leaves of 16
+# nodes: 78,000 node sets, a routing table of about 210 GB) is refused before the run, naming the key and the
+# estimate, with fidelity aggregate (about 1.6 GB) as the way out; nothing is written.
+LIFECYCLE="$(dirname "$SCENARIO")/lifecycle.json"
+huge=(--set /cluster/node_groups/0/count=1250000 --set /workloads/0/gpus=10000000 --set /simulation/fidelity=full)
+expect 2 "/simulation/fidelity: the model of 1,250,000 nodes at fidelity full would need about" \
+  "$AISIM" run "$LIFECYCLE" "${huge[@]}" --out "$OUT/huge"
 grep -q 'expected fidelity "aggregate"' "$OUT/err" || fail "no way out named: $(cat "$OUT/err")"
 [ -e "$OUT/huge" ] && fail "a refused run left $OUT/huge"
+# `aisim check` refuses what `aisim run` refuses before simulating (it said "ok" to both), in text and as JSON.
+expect 2 "/simulation/fidelity: the model of 1,250,000 nodes at fidelity full would need about" \
+  "$AISIM" check "$LIFECYCLE" "${huge[@]}"
+expect 2 "/simulation/timeseries_resolution: the timeseries would have 6.05e+11 rows" \
+  "$AISIM" check "$SCENARIO" --set /simulation/timeseries_resolution=1us
+"$AISIM" check "$SCENARIO" --set /simulation/timeseries_resolution=1us --json > "$OUT/check.json"
+[ $? -eq 2 ] || fail "check --json of a timeseries that does not fit did not exit 2"
+python3 - "$OUT/check.json" <<'PY' || fail "check --json: $(cat "$OUT/check.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["ok"] is False
+assert [e["pointer"] for e in d["errors"]] == ["/simulation/timeseries_resolution"]
+assert d["memory"]["timeseries_bytes"] > d["memory"]["available_bytes"] > 0
+PY
 echo "input files: ok"
