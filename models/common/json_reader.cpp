@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 namespace aisim::models {
@@ -33,6 +34,34 @@ bool is_utf8(const std::string& text) {
   } catch (const Json::type_error&) {
     return false;
   }
+}
+
+std::string shown_as_utf8(const std::string& text) {
+  std::string out;
+  const auto byte = [&](size_t i) { return static_cast<unsigned char>(text[i]); };
+  for (size_t i = 0; i < text.size();) {
+    const unsigned char c = byte(i);
+    // The length a lead byte announces and the lowest code point it may carry (no overlong forms, no surrogates).
+    const size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    bool valid = n > 0 && i + n <= text.size();
+    unsigned cp = n == 1 ? c : n == 2 ? (c & 0x1Fu) : n == 3 ? (c & 0x0Fu) : (c & 0x07u);
+    for (size_t k = 1; valid && k < n; ++k) {
+      valid = (byte(i + k) & 0xC0) == 0x80;
+      cp = (cp << 6) | (byte(i + k) & 0x3Fu);
+    }
+    valid = valid && !(n == 2 && cp < 0x80) && !(n == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) &&
+            !(n == 4 && (cp < 0x10000 || cp > 0x10FFFF));
+    if (valid) {
+      out.append(text, i, n);
+      i += n;
+    } else {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02X", c);
+      out += hex;
+      ++i;
+    }
+  }
+  return out;
 }
 
 ObjectReader::ObjectReader(Json& node, std::string pointer, Diagnostics& diag)

@@ -26,6 +26,8 @@ std::string json_excerpt(const Json& v);
 // Whether `text` is UTF-8, as JSON's writer requires of every string (a value typed on the command line may not be:
 // checked when it is read, not when results.json fails to be written after the run).
 bool is_utf8(const std::string& text);
+// `text` with each byte that is not part of valid UTF-8 written as \xHH, for a message that names what was given.
+std::string shown_as_utf8(const std::string& text);
 
 class ObjectReader {
 public:

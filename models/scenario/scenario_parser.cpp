@@ -201,7 +201,13 @@ bool apply_override(Json& doc, const std::string& assignment, Diagnostics& diag)
   const std::string ptr = assignment.substr(0, eq);
   const std::string raw = assignment.substr(eq + 1);
   if (!is_utf8(assignment)) {
-    diag.error(is_utf8(ptr) ? ptr : "", "--set: not UTF-8 text (a scenario is JSON, which is UTF-8)");
+    // A pointer that is not UTF-8 cannot be a diagnostic's pointer (results and --json are UTF-8): the message
+    // names it with the bytes shown.
+    diag.error(is_utf8(ptr) ? ptr : "",
+               is_utf8(ptr) ? "--set: not UTF-8 text (a scenario is JSON, which is UTF-8)"
+                            : "--set " + shown_as_utf8(ptr) +
+                                  ": the pointer is not UTF-8 text (a scenario is JSON, which is UTF-8; no key of "
+                                  "it can hold these bytes)");
     return false;
   }
   Json value = raw; // not JSON: a plain string such as 3d or H100-SXM

@@ -215,7 +215,10 @@ int cli_main(int argc, char** argv) {
       validate.self = argv[0];
       return validate_command(validate);
     }
-  } catch (const aisim::sim::OutputError& e) { // a full disk, a read-only folder: the user's to fix, not a bug
+  } catch (const aisim::sim::OutputRefused& e) { // found before anything ran: bad input, nothing written
+    std::cerr << "aisim: " << e.what() << "\n";
+    return 2;
+  } catch (const aisim::sim::OutputError& e) { // a write that failed after the run: the user's to fix, not a bug
     std::cerr << "aisim: " << e.what() << "\n";
     return 1;
   } catch (const std::exception& e) {
@@ -235,7 +238,10 @@ int main(int argc, char** argv) {
   aisim::sim::register_sweep_digests();
   // A run that ended on another MPI rank is committed into its folder by rank 0 as a local run commits its own.
   aisim::sim::set_folder_writer([](const std::string& folder, const auto& files) {
-    aisim::sim::OutputSet set(folder);
+    std::vector<std::string> names;
+    for (const auto& [name, content] : files)
+      names.push_back(name);
+    aisim::sim::OutputSet set(folder, names);
     for (const auto& [name, content] : files)
       set.write(name, content);
     set.commit();

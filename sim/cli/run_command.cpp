@@ -180,10 +180,20 @@ int run_command(const RunCommand& cmd) {
   const std::string out_dir =
       cmd.out_dir.empty() ? (std::filesystem::path("results") / std::filesystem::path(cmd.scenario).stem()).string()
                           : cmd.out_dir;
-  // Locked and staged before the simulation: a folder another run is writing, or one that cannot be written, is
-  // refused now rather than after hours of simulating.
-  // An OutputError (a busy or unusable folder) reaches main, which reports it: exit 1.
-  OutputSet set(out_dir);
+  // Locked and staged before the simulation: a folder another run is writing, one that cannot be written or
+  // replaced, or something of the user's where a file of the set goes, is refused now rather than after hours of
+  // simulating (an OutputRefused reaches main, which reports it: exit 2).
+  std::vector<std::string> will_write{"results.json", "timeseries.csv"};
+  if (!cmd.no_report)
+    will_write.push_back("report.html");
+  std::error_code ec;
+  const auto trace_path = std::filesystem::weakly_canonical(std::filesystem::absolute(cmd.trace, ec), ec);
+  const auto out_path =
+      std::filesystem::weakly_canonical(std::filesystem::absolute(out_dir, ec), ec);
+  const bool trace_in_set = !cmd.trace.empty() && trace_path.parent_path() == out_path;
+  if (trace_in_set)
+    will_write.push_back(trace_path.filename().string());
+  OutputSet set(out_dir, will_write);
   set.require_space(estimate_output_bytes(sc));
   Progress progress(cmd.progress);
   const RunOutput run = run_simulation(
@@ -205,9 +215,6 @@ int run_command(const RunCommand& cmd) {
   std::string trace;
   if (!cmd.trace.empty())
     trace = build_trace(simulated, run, cmd.trace_max_events > 0 ? cmd.trace_max_events : kTraceMaxEvents);
-  std::error_code ec;
-  const auto trace_path = std::filesystem::weakly_canonical(std::filesystem::absolute(cmd.trace, ec), ec);
-  const bool trace_in_set = !cmd.trace.empty() && trace_path.parent_path() == set.folder();
   if (trace_in_set)
     set.write(trace_path.filename().string(), trace);
   // The page is rendered from what was just written, as `aisim report` renders the folder's files later.

@@ -31,8 +31,14 @@ int run_replicas(const RunCommand& cmd) {
   const fs::path out =
       cmd.out_dir.empty() ? fs::path("results") / fs::path(cmd.scenario).stem() : fs::path(cmd.out_dir);
   // The replicas run into the staging folder and the set (their folders and the aggregate) is committed as one.
-  // An OutputError (a busy or unusable folder) reaches main, which reports it: exit 1.
-  OutputSet set(out.string());
+  // An OutputRefused (a busy or unusable folder, something of the user's in the way) reaches main: exit 2.
+  std::vector<std::string> will_write{"results.json"};
+  for (int i = 0; i < cmd.replicas; ++i) {
+    char name[32];
+    std::snprintf(name, sizeof name, "replica-%04d", i + 1);
+    will_write.emplace_back(name);
+  }
+  OutputSet set(out.string(), will_write);
   set.require_space(estimate_output_bytes(*loaded.scenario) * cmd.replicas);
   std::error_code ec;
   const std::string exe = self_executable(cmd.self);
@@ -87,6 +93,7 @@ int run_replicas(const RunCommand& cmd) {
     auto& r = runs[i];
     const auto& c = outcome.children[i];
     r.outcome = c.describe();
+    r.has_log = fs::exists(fs::path(staged[i]) / "run.log", ec);
     if (c.finished && c.signal == 0 && c.exit_code == kExitStopped) // a partial period is no sample of the whole
       r.outcome = "stopped by --max-wall or --max-events (its partial results are in its folder, not in these "
                   "statistics)";

@@ -26,6 +26,16 @@ std::string system_reason(int err) { return std::strerror(err); }
   throw OutputError(path.string() + ": " + what);
 }
 
+// Before anything ran: bad input, exit 2.
+[[noreturn]] void refuse(const fs::path& path, const std::string& what) {
+  throw OutputRefused(path.string() + ": " + what);
+}
+
+bool is_replica_name(const std::string& name) {
+  static const std::regex replica(R"(replica-\d{4,})");
+  return std::regex_match(name, replica);
+}
+
 // The entries a set wrote, from its manifest. A folder written before manifests existed: the names aisim's runs
 // write.
 std::set<std::string> previous_set(const fs::path& folder) {
@@ -39,15 +49,38 @@ std::set<std::string> previous_set(const fs::path& folder) {
           names.insert(n.get<std::string>());
     return names;
   }
-  static const std::regex replica(R"(replica-\d{4,})");
+  // (files as files and replicas as folders holding results.json: a folder named results.json is the user's)
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(folder, ec)) {
     const std::string name = e.path().filename().string();
-    if (name == "results.json" || name == "timeseries.csv" || name == "report.html" || std::regex_match(name, replica))
+    if (((name == "results.json" || name == "timeseries.csv" || name == "report.html") &&
+         fs::is_regular_file(e.symlink_status())) ||
+        (is_replica_name(name) && fs::is_directory(e.symlink_status()) && fs::exists(e.path() / "results.json", ec)))
       names.insert(name);
   }
   return names;
 }
+
+// Whether the entry `name` in `folder` may be replaced: one the previous set wrote, of the kind aisim writes there
+// (a replica's folder, else a file). Anything else there is the user's.
+bool replaceable(const fs::path& folder, const std::string& name, const std::set<std::string>& previous) {
+  std::error_code ec;
+  const auto st = fs::symlink_status(folder / name, ec);
+  if (ec || !fs::exists(st))
+    return true; // nothing in the way
+  if (!previous.count(name))
+    return false;
+  return is_replica_name(name) ? fs::is_directory(st) : fs::is_regular_file(st);
+}
+
+std::string kind_of(const fs::path& p) {
+  std::error_code ec;
+  const auto st = fs::symlink_status(p, ec);
+  return fs::is_symlink(st) ? "a link" : fs::is_directory(st) ? "a folder" : "a file";
+}
+
+// A staging folder a killed run left (its own output folder's, or a replica's inside a set).
+bool is_staging(const std::string& name) { return name.size() > 15 && name[0] == '.' && name.ends_with(".aisim-staging"); }
 
 // `from` appears at `to` without being moved: files as hard links (a log still being written stays one file),
 // folders rebuilt entry by entry; a file that cannot be linked is copied.
@@ -73,30 +106,50 @@ bool is_temporary(const std::string& name) { return name.size() > 5 && name[0] =
 
 } // namespace
 
-OutputSet::OutputSet(const std::string& folder) {
+OutputSet::OutputSet(const std::string& folder, const std::vector<std::string>& will_write) {
   std::error_code ec;
   folder_ = fs::weakly_canonical(fs::absolute(folder, ec), ec);
   if (ec || folder_.empty())
-    fail(folder, "not a usable folder name (" + ec.message() + ")");
+    refuse(folder, "not a usable folder name (" + ec.message() + ")");
   if (folder_ == folder_.root_path())
-    fail(folder, "the output folder cannot be the root folder");
+    refuse(folder, "the output folder cannot be the root folder");
   const fs::path cwd = fs::current_path(ec);
   if (!ec) {
     const auto rel = cwd.lexically_relative(folder_);
     if (!rel.empty() && *rel.begin() != "..")
-      fail(folder, "this is the current folder or holds it; aisim replaces its output folder as a whole when a run "
-                   "ends (so that a killed run never leaves old and new files mixed): choose another --out");
+      refuse(folder, "this is the current folder or holds it; aisim replaces its output folder as a whole when a run "
+                     "ends (so that a killed run never leaves old and new files mixed): choose another --out");
   }
   if (fs::exists(folder_, ec) && !fs::is_directory(folder_, ec))
-    fail(folder, "exists and is not a folder");
+    refuse(folder, "exists and is not a folder");
   created_ = !fs::exists(folder_, ec);
+  // The swap replaces the folder by a new one of this user's: only a folder this user owns and may write is one to
+  // replace (another user's would change hands; in a sticky folder such as /tmp the rename would fail only after
+  // the whole run, and in a world-writable one a read-only folder would be replaced unseen).
+  struct stat st {};
+  if (!created_ && ::stat(folder_.c_str(), &st) == 0) {
+    if (st.st_uid != ::geteuid())
+      refuse(folder, "owned by another user (uid " + std::to_string(st.st_uid) +
+                         "); aisim replaces its output folder as a whole when a run ends: choose a folder of your own");
+    if (::access(folder_.c_str(), W_OK) != 0)
+      refuse(folder, "cannot write the output folder (" + system_reason(errno) + ")");
+  }
   lock_.emplace(folder_); // creates it
+  const auto previous = previous_set(folder_);
+  for (const auto& name : will_write)
+    if (!replaceable(folder_, name, previous))
+      refuse(folder_ / name, "in the way: " + kind_of(folder_ / name) +
+                                 " aisim did not write; move it or choose another --out (nothing was run or written)");
   staging_ = folder_.parent_path() / ("." + folder_.filename().string() + ".aisim-staging");
   fs::remove_all(staging_, ec); // left by a run that was killed (its lock went with it)
   if (!fs::create_directory(staging_, ec) || ec) {
-    fail(staging_, "cannot create the staging folder beside the output folder (" +
-                       (ec ? ec.message() : std::string("it exists")) + ")");
+    const std::string why = ec ? ec.message() : std::string("it exists");
+    if (created_)
+      fs::remove(folder_, ec);
+    refuse(staging_, "cannot create the staging folder beside the output folder (" + why + ")");
   }
+  if (!created_) // the new folder keeps the old one's permissions (a group's shared folder stays shared)
+    ::chmod(staging_.c_str(), st.st_mode & 07777);
 }
 
 void OutputSet::require_space(double bytes) const {
@@ -110,7 +163,7 @@ void OutputSet::require_space(double bytes) const {
   char have[64];
   std::snprintf(need, sizeof need, "%.1f MB", bytes / 1e6);
   std::snprintf(have, sizeof have, "%.1f MB", free_bytes / 1e6);
-  fail(folder_, std::string("the run's files need about ") + need + " and its disk has " + have +
+  refuse(folder_, std::string("the run's files need about ") + need + " and its disk has " + have +
                     " free; free some space, choose another --out, or set a coarser /simulation/timeseries_resolution");
 }
 
@@ -124,7 +177,7 @@ void OutputSet::write(const std::string& name, const std::string& content) const
 }
 
 OutputSet::~OutputSet() {
-  if (!committed_) {
+  if (!committed_ && !keep_staging_) {
     std::error_code ec;
     fs::remove_all(staging_, ec);
     if (created_ && fs::is_empty(folder_, ec))
@@ -136,19 +189,19 @@ FolderLock::FolderLock(const fs::path& folder) {
   std::error_code ec;
   fs::create_directories(folder, ec);
   if (ec)
-    fail(folder, "cannot create the output folder (" + ec.message() + ")");
+    refuse(folder, "cannot create the output folder (" + ec.message() + ")");
   // A run that commits swaps another folder in, so a lock taken on the folder it let go of would guard nothing:
   // the lock holds only if the name still leads to the folder locked.
   for (int attempt = 0;; ++attempt) {
     const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0)
-      fail(folder, "cannot open the output folder (" + system_reason(errno) + ")");
+      refuse(folder, "cannot open the output folder (" + system_reason(errno) + ")");
     if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
       const int err = errno;
       ::close(fd);
       if (err == EWOULDBLOCK)
-        fail(folder, "another aisim run is writing this folder; wait for it to end or choose another --out");
-      fail(folder, "cannot lock the output folder (" + system_reason(err) + ")");
+        refuse(folder, "another aisim run is writing this folder; wait for it to end or choose another --out");
+      refuse(folder, "cannot lock the output folder (" + system_reason(err) + ")");
     }
     struct stat locked {};
     struct stat named {};
@@ -159,7 +212,7 @@ FolderLock::FolderLock(const fs::path& folder) {
     }
     ::close(fd);
     if (attempt == 10)
-      fail(folder, "the output folder keeps being replaced by another run");
+      refuse(folder, "the output folder keeps being replaced by another run");
   }
 }
 
@@ -171,11 +224,22 @@ FolderLock::~FolderLock() {
 void OutputSet::commit() {
   std::error_code ec;
   std::set<std::string> written;
-  for (const auto& e : fs::directory_iterator(staging_, ec))
-    written.insert(e.path().filename().string());
+  for (const auto& e : fs::directory_iterator(staging_, ec)) {
+    const std::string name = e.path().filename().string();
+    if (is_staging(name)) // a child run's, killed before it committed (an interrupted replica)
+      fs::remove_all(e.path(), ec);
+    else
+      written.insert(name);
+  }
   if (ec)
     fail(staging_, "cannot list the staged files (" + ec.message() + ")");
   const auto previous = previous_set(folder_);
+  for (const auto& name : written)
+    if (!replaceable(folder_, name, previous)) {
+      keep_staging_ = true;
+      fail(folder_ / name, "in the way: " + kind_of(folder_ / name) + " aisim did not write appeared during the run; "
+                               "the folder keeps what it held and the new files are in " + staging_.string());
+    }
   for (const auto& e : fs::directory_iterator(folder_, ec)) {
     const std::string name = e.path().filename().string();
     if (written.count(name) || previous.count(name) || name == kOutputManifest || is_temporary(name))
@@ -187,9 +251,11 @@ void OutputSet::commit() {
   // One rename makes the new set the folder's and the old one the staging folder's, which is then removed.
   if (::renameat2(AT_FDCWD, staging_.c_str(), AT_FDCWD, folder_.c_str(), RENAME_EXCHANGE) != 0) {
     const int err = errno;
-    if (err != EINVAL && err != ENOSYS && err != EOPNOTSUPP)
+    if (err != EINVAL && err != ENOSYS && err != EOPNOTSUPP) {
+      keep_staging_ = true; // where the message says the new results are
       fail(folder_,
            "cannot put the new results in place (" + system_reason(err) + "); they are in " + staging_.string());
+    }
     // A file system without an exchanging rename (NFS): the old set steps aside first, so for a moment the
     // folder is absent, never mixed.
     const fs::path old = folder_.parent_path() / ("." + folder_.filename().string() + ".aisim-old");

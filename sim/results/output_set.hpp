@@ -19,6 +19,13 @@ public:
   using std::runtime_error::runtime_error;
 };
 
+// An output place refused before anything ran (busy, not a folder, not writable, too small, something of the
+// user's in the way): bad input, exit 2, nothing written.
+class OutputRefused : public OutputError {
+public:
+  using OutputError::OutputError;
+};
+
 // A folder held by one aisim command at a time (flock on the folder itself, released when the process ends,
 // kill -9 included): a second run, sweep or sizing into it is refused at once with an OutputError naming it.
 // Creates the folder when missing.
@@ -35,10 +42,13 @@ private:
 
 class OutputSet {
 public:
-  // Creates `folder` if missing, locks it against other aisim runs (OutputError when another holds it) and opens
-  // an empty staging folder beside it (removing one a killed run left). Refuses a folder that is the current
-  // directory or holds it, since the swap would pull it from under the shell.
-  explicit OutputSet(const std::string& folder);
+  // Creates `folder` if missing, locks it against other aisim runs and opens an empty staging folder beside it
+  // (removing one a killed run left). Refuses (OutputRefused) a folder another run holds, one that is the current
+  // directory or holds it (the swap would pull it from under the shell), one this user may not replace (not
+  // writable, another user's, or in a sticky folder such as /tmp that only its owner may rename in), and any entry
+  // named as one of `will_write` that aisim did not write (a folder of the user's named results.json): what the
+  // folder's manifest lists, or in a folder from before manifests the files aisim's runs write.
+  explicit OutputSet(const std::string& folder, const std::vector<std::string>& will_write = {});
   // Uncommitted: the staging folder is removed and the folder keeps what it held.
   ~OutputSet();
   OutputSet(const OutputSet&) = delete;
@@ -58,8 +68,10 @@ public:
 
   // Makes the staged files the folder's. What the folder held that the previous set did not write (a log the
   // caller opened there, a planner's notes) is kept; the previous set's files that this one does not write (a
-  // report from a run without --no-report, replicas beyond this set's count) go with it. OutputError if the swap
-  // fails; the folder then keeps what it held.
+  // report from a run without --no-report, replicas beyond this set's count) go with it; staging folders that
+  // killed runs left inside the set (a replica's) do not enter it. OutputError if the swap fails or an entry aisim
+  // did not write has appeared in the way meanwhile; the folder then keeps what it held and the new files stay in
+  // the staging folder the message names.
   void commit();
 
 private:
@@ -68,6 +80,7 @@ private:
   std::optional<FolderLock> lock_;
   bool created_ = false; // the folder did not exist: an uncommitted set removes it again if it is still empty
   bool committed_ = false;
+  bool keep_staging_ = false; // a failed commit named it as where the new files are
 };
 
 // Writes `content` to `path` whole or not at all: through a temporary file of this process's beside it (created

@@ -146,7 +146,10 @@ Json aggregate_replicas(const std::vector<ReplicaRun>& runs, bool interrupted) {
   std::vector<std::map<std::string, double>> per_run;
   size_t finished = 0;
   for (const auto& r : runs) {
-    list.push_back({{"seed", r.seed}, {"folder", r.folder}, {"outcome", r.ok ? "finished" : r.outcome}});
+    list.push_back({{"seed", r.seed},
+                    {"folder", r.folder},
+                    {"outcome", r.ok ? "finished" : r.outcome},
+                    {"log", r.has_log ? Json(r.folder + "/run.log") : Json()}});
     if (!r.ok)
       continue;
     ++finished;
@@ -198,7 +201,7 @@ std::string format_replica_summary(const Json& a, const std::string& results_pat
   for (const auto& r : runs)
     if (r["outcome"] != "finished")
       o += "  seed " + std::to_string(r["seed"].get<unsigned long long>()) + ": " + r["outcome"].get<std::string>() +
-           " (see " + r["folder"].get<std::string>() + "/run.log)\n";
+           (r.value("log", Json()).is_string() ? " (see " + r["log"].get<std::string>() + ")" : "") + "\n";
   if (rep["finished"].get<int>() == 0) {
     o += "\nno replica finished: nothing to summarize\n";
     return o;

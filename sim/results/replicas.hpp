@@ -16,6 +16,7 @@ struct ReplicaRun {
   std::string folder;
   bool ok = false;      // finished with a results.json
   std::string outcome;  // "finished", or why not ("exited 1", "killed by signal 9 (Killed)", "not started")
+  bool has_log = false; // its run.log exists (a replica never started has none)
   models::Json results; // its results.json when ok
 };
 

@@ -1,7 +1,8 @@
 #!/bin/bash
-# Writes that cannot be done are clear errors (exit 1) naming the file and the system's reason, found before the
-# simulation where they can be (--progress jsonl then prints no progress), with the folder's previous set kept and
-# nothing half-written left: a file-size limit after the simulation, a full disk and a read-only one before it.
+# Writes that cannot be done are clear errors naming the file and the system's reason, found before the simulation
+# where they can be (exit 2, bad input: --progress jsonl then prints no progress), with the folder's previous set
+# kept and nothing half-written left: a file-size limit after the simulation (exit 1), a full disk and a read-only
+# one before it.
 set -u
 AISIM=$1
 SCENARIO=$2
@@ -34,7 +35,7 @@ fi
 trap 'umount "$mnt" 2> /dev/null' EXIT
 "$AISIM" run "$SCENARIO" --progress jsonl --out "$mnt/run" > "$OUT/full.out" 2> "$OUT/full.err"
 rc=$?
-[ $rc -eq 1 ] && grep -q "mnt/run: the run's files need about .* MB and its disk has .* MB free" "$OUT/full.err" ||
+[ $rc -eq 2 ] && grep -q "mnt/run: the run's files need about .* MB and its disk has .* MB free" "$OUT/full.err" ||
   fail "a disk too small: exit $rc: $(cat "$OUT/full.err")"
 grep -q progress "$OUT/full.out" && fail "a disk too small was found only after simulating"
 [ -z "$(ls -A "$mnt")" ] || fail "a refused run left $(ls -A "$mnt") on the small disk"
@@ -43,7 +44,7 @@ mkdir -p "$mnt/run"
 mount -o remount,ro "$mnt" || fail "cannot make the tmpfs read-only"
 "$AISIM" run "$SCENARIO" --progress jsonl --out "$mnt/run" > "$OUT/ro.out" 2> "$OUT/ro.err"
 rc=$?
-[ $rc -eq 1 ] && grep -q "Read-only file system" "$OUT/ro.err" && grep -q "$mnt" "$OUT/ro.err" ||
+[ $rc -eq 2 ] && grep -q "Read-only file system" "$OUT/ro.err" && grep -q "$mnt" "$OUT/ro.err" ||
   fail "a read-only disk: exit $rc: $(cat "$OUT/ro.err")"
 grep -q progress "$OUT/ro.out" && fail "a read-only disk was found only after simulating"
 echo "output errors: ok"

@@ -1,7 +1,8 @@
 #!/bin/bash
 # A run's outputs are committed as one set (sim/results/output_set): kill -9 at any moment leaves the previous set
 # whole or the new one whole, never a mix; a second run into a folder being written is refused at once; a folder
-# that is in the way or cannot be used is a clear error before anything is simulated.
+# that is in the way or cannot be used is a clear error before anything is simulated (exit 2). What aisim must not
+# touch (a user's folders in the way, another user's folder) is checked in check_output_faults.sh.
 set -u
 AISIM=$1
 SCENARIO=$2
@@ -62,25 +63,24 @@ for _ in $(seq 100); do [ -d "$OUT/.busy.aisim-staging" ] && break; sleep 0.02; 
 "$AISIM" run "$SCENARIO" --progress none --seed 1 --out "$OUT/busy" > /dev/null 2> "$OUT/second.err"
 rc=$?
 wait "$pid" || fail "the first run into a shared folder failed: $(cat "$OUT/first.err")"
-[ $rc -eq 1 ] && grep -q "busy: another aisim run is writing this folder" "$OUT/second.err" ||
+[ $rc -eq 2 ] && grep -q "busy: another aisim run is writing this folder" "$OUT/second.err" ||
   fail "the second run into a busy folder: exit $rc: $(cat "$OUT/second.err")"
 [ "$(set_of "$OUT/busy")" = b ] || fail "the first run's set after a refused second: $(set_of "$OUT/busy")"
 
-# A planner's own files in the folder stay; a folder named results.json in the way is replaced by the file.
+# A planner's own files in the folder stay.
 echo "notes" > "$OUT/busy/notes.txt"
-mkdir -p "$OUT/busy/results.json"
-run --seed 1 --out "$OUT/busy" || fail "a run over a folder named results.json: $(cat "$OUT/errors.log")"
-[ "$(set_of "$OUT/busy")" = a ] || fail "after replacing a folder named results.json: $(set_of "$OUT/busy")"
+run --seed 1 --out "$OUT/busy" || fail "a run beside a planner's notes: $(cat "$OUT/errors.log")"
+[ "$(set_of "$OUT/busy")" = a ] || fail "after a run beside a planner's notes: $(set_of "$OUT/busy")"
 [ "$(cat "$OUT/busy/notes.txt")" = notes ] || fail "a planner's own file in the output folder was lost"
 
-# Folders that cannot be the output: a file, the current folder. Exit 1 before simulating, nothing written.
+# Folders that cannot be the output: a file, the current folder. Exit 2 before simulating, nothing written.
 echo x > "$OUT/a-file"
 "$AISIM" run "$SCENARIO" --out "$OUT/a-file" > /dev/null 2> "$OUT/file.err"
 rc=$?
-[ $rc -eq 1 ] && grep -q "a-file: exists and is not a folder" "$OUT/file.err" || fail "--out a file: exit $rc: $(cat "$OUT/file.err")"
+[ $rc -eq 2 ] && grep -q "a-file: exists and is not a folder" "$OUT/file.err" || fail "--out a file: exit $rc: $(cat "$OUT/file.err")"
 (cd "$OUT/busy" && "$AISIM" run "$SCENARIO" --out . > /dev/null 2> "$OUT/cwd.err")
 rc=$?
-[ $rc -eq 1 ] && grep -q "current folder" "$OUT/cwd.err" || fail "--out .: exit $rc: $(cat "$OUT/cwd.err")"
+[ $rc -eq 2 ] && grep -q "current folder" "$OUT/cwd.err" || fail "--out .: exit $rc: $(cat "$OUT/cwd.err")"
 [ "$(set_of "$OUT/busy")" = a ] || fail "a refused --out . changed the folder: $(set_of "$OUT/busy")"
 # A sweep holds its folder while it runs: a run into it is refused, and the sweep finishes unharmed.
 "$AISIM" sweep "$SCENARIO" --vary /simulation/seed=1..6:1 -j 1 --progress none --out "$OUT/sweep" > /dev/null \
@@ -90,7 +90,7 @@ for _ in $(seq 200); do [ -f "$OUT/sweep/sweep.json" ] && break; sleep 0.02; don
 "$AISIM" run "$SCENARIO" --progress none --out "$OUT/sweep" > /dev/null 2> "$OUT/into-sweep.err"
 rc=$?
 wait "$pid" || fail "the sweep a run tried to write into: $(cat "$OUT/sweep.err")"
-[ $rc -eq 1 ] && grep -q "sweep: another aisim run is writing this folder" "$OUT/into-sweep.err" ||
+[ $rc -eq 2 ] && grep -q "sweep: another aisim run is writing this folder" "$OUT/into-sweep.err" ||
   fail "a run into a sweep's folder: exit $rc: $(cat "$OUT/into-sweep.err")"
 [ "$(grep -c ',ok,' "$OUT/sweep/sweep.csv")" -eq 6 ] || fail "the sweep lost points: $(cat "$OUT/sweep/sweep.csv")"
 [ -e "$OUT/sweep/results.json" ] && fail "the refused run wrote into the sweep's folder"

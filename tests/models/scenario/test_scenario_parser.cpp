@@ -227,6 +227,21 @@ TEST_CASE("set overrides: text that is not UTF-8 and places past an array's end 
   CHECK(d.items()[2].pointer == "/workloads/999");
 }
 
+TEST_CASE("set overrides: a pointer that is not UTF-8 is named with its bytes shown", "[scenario]") {
+  Json doc = base();
+  Diagnostics d("s.json");
+  CHECK_FALSE(apply_override(doc, "/simulation/\xff=1", d));
+  REQUIRE(d.items().size() == 1);
+  CHECK(d.items()[0].pointer.empty()); // no diagnostic may carry the bytes themselves
+  CHECK(d.items()[0].message.find("--set /simulation/\\xFF: the pointer is not UTF-8 text") == 0);
+  // Valid sequences stay as they are; a cut-short one, an overlong form and a surrogate are shown byte by byte.
+  CHECK(shown_as_utf8("caf\xc3\xa9") == "caf\xc3\xa9");
+  CHECK(shown_as_utf8("a\xe2\x82") == "a\\xE2\\x82");
+  CHECK(shown_as_utf8("\xc0\xaf") == "\\xC0\\xAF");
+  CHECK(shown_as_utf8("\xed\xa0\x80") == "\\xED\\xA0\\x80");
+  CHECK(shown_as_utf8("\xf0\x9f\x98\x80!") == "\xf0\x9f\x98\x80!");
+}
+
 TEST_CASE("JSON text: duplicate keys, deep nesting and numbers beyond a double are errors with their place",
           "[scenario]") {
   Diagnostics d("s.json");
