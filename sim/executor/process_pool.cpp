@@ -168,7 +168,10 @@ pid_t spawn(const ChildSpec& spec) {
   sigaddset(&defaults, SIGINT);
   sigaddset(&defaults, SIGTERM);
   posix_spawnattr_setsigdefault(&attr, &defaults);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
+  // Each child leads a process group of its own, so that stopping it stops what it started too (a shell's
+  // commands; a run's helpers), not just the child: kill_child().
+  posix_spawnattr_setpgroup(&attr, 0);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
   pid_t pid = 0;
   const int rc = posix_spawn(&pid, args[0].c_str(), &actions, &attr, argv.data(), environ);
   posix_spawnattr_destroy(&attr);
@@ -308,7 +311,7 @@ void run_children(const std::vector<ChildSpec>& specs, int jobs, PoolOutcome& ou
   if (g_stop) {
     out.interrupted = true;
     for (const auto& [pid, info] : running)
-      kill(pid, SIGTERM);
+      kill(-pid, SIGTERM); // its whole process group (spawn())
     while (!running.empty()) {
       int status = 0;
       const pid_t pid = waitpid(-1, &status, 0);

@@ -35,8 +35,12 @@ set_of() {
 }
 
 # kill -9 at moments spread over the run, the last ones around its end when the files are written and swapped in.
+# Both sides of the race must be hit, or the test proves nothing: a kill before the swap (the previous set stays)
+# and one after it (the new set is whole). The reference run's time is a guess on a loaded machine, so when no kill
+# has yet landed after the swap, later moments are tried until one does.
 seen_a=0; seen_b=0
-for percent in 5 20 40 60 75 85 90 94 97 99 101 103 106 110; do
+kill_at() {
+  local percent=$1
   run --seed 1 --out "$OUT/run" || fail "run A into the folder: $(cat "$OUT/errors.log")"
   "$AISIM" run "$SCENARIO" --progress none --seed 2 --out "$OUT/run" > /dev/null 2>&1 &
   pid=$!
@@ -49,8 +53,12 @@ for percent in 5 20 40 60 75 85 90 94 97 99 101 103 106 110; do
     b) seen_b=$((seen_b + 1)) ;;
     *) fail "killed at ${percent}% of a run: $got" ;;
   esac
-done
-echo "kill -9 at 14 moments: $seen_a left the previous set, $seen_b the new one, none a mix"
+}
+for percent in 5 20 40 60 75 85 90 94 97 99 101 103 106 110; do kill_at $percent; done
+for percent in 130 160 200 300 500 1000; do [ $seen_b -gt 0 ] && break; kill_at $percent; done
+[ $seen_a -gt 0 ] || fail "no kill landed before the new set was swapped in"
+[ $seen_b -gt 0 ] || fail "no kill landed after the new set was swapped in, even at 10 times the run's time"
+echo "kill -9 at $((seen_a + seen_b)) moments: $seen_a left the previous set, $seen_b the new one, none a mix"
 # The next run clears what a killed one left beside the folder.
 run --seed 2 --out "$OUT/run" || fail "a run after the kills: $(cat "$OUT/errors.log")"
 [ "$(set_of "$OUT/run")" = b ] || fail "the run after the kills: $(set_of "$OUT/run")"

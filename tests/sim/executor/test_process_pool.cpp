@@ -73,10 +73,35 @@ TEST_CASE("process pool: never more than `jobs` children at once", "[executor]")
   fs::remove_all(dir);
 }
 
-TEST_CASE("process pool: an interrupt stops the running children, starts no more, keeps what finished", "[executor]") {
-  std::thread interrupter;
-  const auto out =
-      run_pool({sh("exit 0"), sh("sleep 30"), sh("sleep 30"), sh("exit 0")}, 2, sigterm_after_first(interrupter));
+namespace {
+// Whether process `pid` still runs (a zombie waiting for its reaper does not).
+bool running_process(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line))
+    return false;
+  const auto close = line.rfind(')');
+  return close != std::string::npos && close + 2 < line.size() && line[close + 2] != 'Z';
+}
+} // namespace
+
+TEST_CASE("process pool: an interrupt stops the running children and what they started, starts no more, keeps what "
+          "finished",
+          "[executor]") {
+  // The second child is a shell that runs `sleep` as a child of its own (the ':' after it keeps any shell from
+  // exec'ing it) and writes its pid: stopping only the shell left the sleep running for 30 s.
+  const fs::path pid_file = fs::temp_directory_path() / ("aisim-pool-sleep-" + std::to_string(::getpid()));
+  fs::remove(pid_file);
+  // SIGTERM once the sleep's pid is written (the shell may start late on a loaded machine).
+  std::thread interrupter([&pid_file] {
+    while (!fs::exists(pid_file) || fs::file_size(pid_file) == 0)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    ::kill(::getpid(), SIGTERM);
+  });
+  const auto out = run_pool({sh("exit 0"), sh("sleep 300 & echo $! > " + pid_file.string() + "; wait; :"),
+                             sh("sleep 300; :"), sh("exit 0")},
+                            2);
   interrupter.join();
   CHECK(out.interrupted);
   CHECK(out.children[0].ok());
@@ -85,6 +110,19 @@ TEST_CASE("process pool: an interrupt stops the running children, starts no more
   CHECK(out.children[1].signal == SIGTERM);
   CHECK_FALSE(out.children[3].started);
   CHECK(out.children[3].describe() == "not started");
+  // Nothing it started is left: the sleep is gone within moments (the loop gives it 30 s to go; left running, it
+  // would last 300).
+  std::ifstream in(pid_file);
+  pid_t sleeper = 0;
+  REQUIRE(in >> sleeper);
+  bool gone = false;
+  for (int i = 0; i < 3000 && !gone; ++i) {
+    gone = !running_process(sleeper);
+    if (!gone)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  CHECK(gone);
+  fs::remove(pid_file);
 }
 
 namespace {

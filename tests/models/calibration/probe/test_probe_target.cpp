@@ -7,6 +7,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdio>
+
 #include <filesystem>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -70,9 +72,10 @@ TEST_CASE("the device under / is busy, and a write to a block device needs --all
   struct stat st {};
   REQUIRE(stat("/", &st) == 0);
   const DeviceInfo dev = identify_device(major(st.st_dev), minor(st.st_dev));
-  if (!dev.identified || !fs::exists("/dev/" + dev.name))
-    SUCCEED("the root file system is not on a block device here (overlay, container)");
-  else {
+  if (!dev.identified || !fs::exists("/dev/" + dev.name)) {
+    // ctest reports the test skipped on this line (SKIP_REGULAR_EXPRESSION), not passed.
+    std::printf("SKIP: the root file system is not on a block device here (overlay, container)\n");
+  } else {
     const std::string node = "/dev/" + dev.name;
     const auto reasons = block_device_busy_reasons(node);
     REQUIRE_FALSE(reasons.empty());
