@@ -55,4 +55,15 @@ assert d["ok"] is False
 assert [e["pointer"] for e in d["errors"]] == ["/simulation/timeseries_resolution"]
 assert d["memory"]["timeseries_bytes"] > d["memory"]["available_bytes"] > 0
 PY
+# The warnings README promises before a long run, from check as from run: fidelity full past 256 nodes where a
+# system's servers stay apart (failures.json: 2,048 nodes, both systems can fail), named in --json's warnings too.
+expect 0 '/simulation/fidelity: warning: fidelity full with 2,048 nodes keeps each server of "hot", "warm" apart' \
+  "$AISIM" check "$(dirname "$SCENARIO")/failures.json" --set /simulation/fidelity=full
+"$AISIM" check "$(dirname "$SCENARIO")/failures.json" --set /simulation/fidelity=full --json > "$OUT/full.json" ||
+  fail "check --json of failures.json at full did not exit 0"
+python3 - "$OUT/full.json" <<'PY' || fail "check --json: no warning at /simulation/fidelity: $(cat "$OUT/full.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["ok"] is True and [w["pointer"] for w in d["warnings"]] == ["/simulation/fidelity"]
+PY
 echo "input files: ok"

@@ -43,6 +43,22 @@ if(NOT EXISTS "${OUT}/cmp/compare.html")
   message(FATAL_ERROR "no compare.html")
 endif()
 
+# Three runs (README: `aisim compare A B [...]`): a column each, no difference column, the best of the three named.
+aisim_expect(0 out err run "${SCENARIO}" --out "${OUT}/c" --progress none --set /storage/jbof/ports_per_enclosure=4)
+aisim_expect(0 out err compare "${OUT}/a" "${OUT}/b" "${OUT}/c" --out "${OUT}/cmp3")
+expect_in("${out}" "C: ${OUT}/c")
+string(FIND "${out}" "B - A" at)
+if(NOT at EQUAL -1)
+  message(FATAL_ERROR "three runs compared with a B - A column:\n${out}")
+endif()
+string(REGEX MATCH "checkpoint write mean, train[^\n]*" row "${out}")
+if(NOT row MATCHES "8\\.16 s +4\\.08 s +2\\.04 s +C$")
+  message(FATAL_ERROR "four ports should write in 2.04 s and win among three: ${row}")
+endif()
+if(NOT EXISTS "${OUT}/cmp3/compare.html")
+  message(FATAL_ERROR "no compare.html for three runs")
+endif()
+
 # A folder lacking a section (an older scenario, a run without costs) compares on what both have and says what not.
 file(MAKE_DIRECTORY "${OUT}/nocost")
 file(READ "${OUT}/b/results.json" b)
