@@ -5,6 +5,7 @@
 //   aisim_results_check metrics SCENARIO R.json     R's key metrics as JSON, to keep (tests/cli/golden/)
 //   aisim_results_check match KEPT.json R.json TOL  R's key metrics within a relative tolerance of those kept
 //   aisim_results_check replicas DIR N              DIR/results.json is the statistics of its N replicas' results
+//   aisim_results_check timeseries CSV              timeseries.csv in the number format README promises
 #include "models/common/json_reader.hpp"
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <set>
 #include <string>
 #include <tuple>
@@ -540,6 +542,58 @@ int trace(const Json& t, size_t max_events) {
   return failures ? 1 : 0;
 }
 
+// timeseries.csv as README promises a spreadsheet reads it: fractions with six decimals in [0, 1] whose GPU-time
+// shares sum to 1 in every row (to their rounding), bytes and rates as whole numbers, never scientific notation.
+int timeseries(const char* path) {
+  std::ifstream in(path);
+  std::string line;
+  if (!std::getline(in, line) || line.rfind("time_s,", 0) != 0) {
+    fail(std::string(path) + ": no header starting with time_s");
+    return 1;
+  }
+  const auto split = [](const std::string& text) {
+    std::vector<std::string> cells;
+    size_t start = 0;
+    for (size_t comma; (comma = text.find(',', start)) != std::string::npos; start = comma + 1)
+      cells.push_back(text.substr(start, comma - start));
+    cells.push_back(text.substr(start));
+    return cells;
+  };
+  const auto header = split(line);
+  const auto is_share = [](const std::string& col) {
+    return col == "gpu_utilization" || col == "idle" || col.rfind("stall_", 0) == 0;
+  };
+  const std::regex six(R"(^[01]\.\d{6}$)"), whole(R"(^\d+$)"), time(R"(^\d+(\.\d+)?$)");
+  size_t row = 1;
+  while (std::getline(in, line) && failures < 10) {
+    ++row;
+    const auto cells = split(line);
+    if (cells.size() != header.size()) {
+      fail(std::string(path) + ":" + std::to_string(row) + ": " + std::to_string(cells.size()) + " cells, header has " +
+           std::to_string(header.size()));
+      continue;
+    }
+    double shares = 0;
+    for (size_t c = 0; c < cells.size(); ++c) {
+      const std::string at = std::string(path) + ":" + std::to_string(row) + ": " + header[c] + " = " + cells[c];
+      if (c == 0) {
+        if (!std::regex_match(cells[c], time))
+          fail(at + ": not a plain decimal");
+      } else if (is_share(header[c])) {
+        if (!std::regex_match(cells[c], six) || std::stod(cells[c]) > 1)
+          fail(at + ": not a fraction with six decimals");
+        else
+          shares += std::stod(cells[c]);
+      } else if (!std::regex_match(cells[c], whole)) {
+        fail(at + ": not a whole number");
+      }
+    }
+    if (std::fabs(shares - 1) > 5e-6 + 1e-12)
+      fail(std::string(path) + ":" + std::to_string(row) + ": the GPU-time shares sum to " + std::to_string(shares));
+  }
+  return failures ? 1 : 0;
+}
+
 int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
   if (mode == "contract" && argc == 3)
@@ -570,7 +624,9 @@ int main(int argc, char** argv) {
     return replicas(argv[2], std::stoul(argv[3]));
   if (mode == "trace" && argc == 4)
     return trace(load(argv[2]), std::stoul(argv[3]));
+  if (mode == "timeseries" && argc == 3)
+    return timeseries(argv[2]);
   std::fprintf(stderr, "usage: aisim_results_check contract R | same A B | same-model A B | agree A B TOL | "
-                       "metrics SCENARIO R | match KEPT R TOL | replicas DIR N | trace FILE MAX_EVENTS\n");
+                       "metrics SCENARIO R | match KEPT R TOL | replicas DIR N | trace FILE MAX_EVENTS | timeseries CSV\n");
   return 2;
 }
