@@ -1,12 +1,15 @@
-// aisim-gui [SCENARIO] [--what-if PTR=VALUE]... [--screenshot FILE] [--cli PATH]: the what-if explorer.
+// aisim-gui [SCENARIO] [--what-if PTR=VALUE]... [--screenshot FILE [--table FILE]] [--cli PATH]: the what-if
+// explorer.
 // --what-if runs the scenario as it is, pins that run as the baseline, then applies the changes and runs again, so
 // the window opens on the comparison. --screenshot waits for the (last) run's results, writes the window as a PNG
-// and exits (how the tests and the README look at it, with QT_QPA_PLATFORM=offscreen): 0 with results, 2 when the
-// scenario or a change has errors, 3 when the run failed, 1 when the PNG cannot be written.
+// (and with --table the headline table as drawn, one row a line, cells tab-separated) and exits (how the tests and
+// the README look at it, with QT_QPA_PLATFORM=offscreen): 0 with results, 2 when the scenario or a change has
+// errors, 3 when the run failed, 1 when a file cannot be written.
 #include "gui/main_window.hpp"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QFile>
 #include <QTimer>
 
 #include <cstdio>
@@ -21,6 +24,10 @@ int main(int argc, char** argv) {
   cli.addPositionalArgument("scenario", "Scenario file to open.", "[SCENARIO]");
   const QCommandLineOption screenshot("screenshot", "Run the scenario, write the window as a PNG to FILE and exit.",
                                       "FILE");
+  const QCommandLineOption table("table",
+                                 "With --screenshot: write the headline table as drawn to FILE (tab-separated), for a "
+                                 "script that checks what the window shows.",
+                                 "FILE");
   const QCommandLineOption what_if("what-if",
                                    "Pin the scenario's run as the baseline, then change /json/pointer to VALUE and "
                                    "run again (repeatable).",
@@ -28,6 +35,7 @@ int main(int argc, char** argv) {
   const QCommandLineOption cli_path("cli", "The aisim CLI to run (default: $AISIM_CLI, else the one beside this).",
                                     "PATH");
   cli.addOption(screenshot);
+  cli.addOption(table);
   cli.addOption(what_if);
   cli.addOption(cli_path);
   cli.process(app);
@@ -51,9 +59,16 @@ int main(int argc, char** argv) {
   const bool shooting = cli.isSet(screenshot);
   const auto save = [&](int status) {
     const QString file = cli.value(screenshot);
+    const QString table_file = cli.value(table);
     // Let the window lay out and paint what it just received before grabbing it.
-    QTimer::singleShot(0, [&window, file, status] {
-      const bool saved = window.grab().save(file, "PNG");
+    QTimer::singleShot(0, [&window, file, table_file, status] {
+      bool saved = window.grab().save(file, "PNG");
+      // The headline table as drawn: what a test reads back (tests/gui/check_screenshot.cmake).
+      if (!table_file.isEmpty()) {
+        QFile out(table_file);
+        saved = saved && out.open(QIODevice::WriteOnly | QIODevice::Truncate) &&
+                out.write((window.shown_table().join('\n') + '\n').toUtf8()) >= 0;
+      }
       if (!saved)
         std::fprintf(stderr, "aisim-gui: cannot write %s\n", file.toLocal8Bit().constData());
       if (status == 3)

@@ -436,6 +436,18 @@ QString MainWindow::shown_metric(const QString& name) const {
   return {};
 }
 
+QStringList MainWindow::shown_table() const {
+  QStringList rows;
+  for (int i = 0; i < metrics_->rowCount(); ++i) {
+    QStringList cells;
+    for (int c = 0; c < metrics_->columnCount(); ++c)
+      if (!metrics_->isColumnHidden(c))
+        cells << (metrics_->item(i, c) ? metrics_->item(i, c)->text() : QString());
+    rows << cells.join('\t');
+  }
+  return rows;
+}
+
 void MainWindow::show_sweep() {
   sweep_view_->set_scenario(edits_.path(), edits_.sets(), panel_->current_pointer());
   sweep_view_->show();

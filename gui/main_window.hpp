@@ -54,6 +54,9 @@ public:
   const QString& run_error() const { return run_error_; }
   // The value shown for a headline metric (as printed, with its unit); empty when none is shown.
   QString shown_metric(const QString& name) const;
+  // Every headline row as shown, "metric<TAB>value" (with a baseline "<TAB>baseline<TAB>change"), for a script that
+  // checks what the window drew (the screenshot mode writes them beside the picture).
+  QStringList shown_table() const;
   // What-if: the current run becomes the baseline; later runs show each metric's change against it.
   void pin_baseline();
   void clear_baseline();
