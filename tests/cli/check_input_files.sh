@@ -66,4 +66,16 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["ok"] is True and [w["pointer"] for w in d["warnings"]] == ["/simulation/fidelity"]
 PY
+# Past 10 million rows a run warns how many and how much memory (README): a day at 8 ms is 10,800,000 rows, about
+# 3.1 GB. A machine without that memory to spare refuses it instead, which is checked above.
+"$AISIM" check "$SCENARIO" --set /simulation/duration=1d --set /simulation/timeseries_resolution=8ms > /dev/null \
+  2> "$OUT/rows.err"
+rc=$?
+if [ $rc -eq 0 ]; then
+  grep -q "/simulation/timeseries_resolution: warning: timeseries.csv will have 10,800,000 rows (about" "$OUT/rows.err" ||
+    fail "no warning past 10 million rows: $(cat "$OUT/rows.err")"
+else
+  grep -q "the timeseries would have 1.08e+07 rows" "$OUT/rows.err" || fail "10.8 million rows: exit $rc: $(cat "$OUT/rows.err")"
+  echo "note: this machine cannot spare 3.1 GB: the warning past 10 million rows was not reached"
+fi
 echo "input files: ok"
