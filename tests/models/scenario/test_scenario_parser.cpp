@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <random>
+
 using namespace aisim::models;
 
 namespace {
@@ -240,6 +242,18 @@ TEST_CASE("set overrides: a pointer that is not UTF-8 is named with its bytes sh
   CHECK(shown_as_utf8("\xc0\xaf") == "\\xC0\\xAF");
   CHECK(shown_as_utf8("\xed\xa0\x80") == "\\xED\\xA0\\x80");
   CHECK(shown_as_utf8("\xf0\x9f\x98\x80!") == "\xf0\x9f\x98\x80!");
+  // Any bytes at all: what is shown is UTF-8 (a message and --json can carry it), and valid text is left as it is.
+  std::mt19937 rng(55);
+  for (int i = 0; i < 20000; ++i) {
+    std::string bytes(rng() % 12, '\0');
+    for (auto& b : bytes)
+      b = static_cast<char>(rng() % 4 == 0 ? 0x80 + rng() % 0x80 : rng() % 256);
+    const std::string shown = shown_as_utf8(bytes);
+    CAPTURE(i);
+    REQUIRE(is_utf8(shown));
+    if (is_utf8(bytes))
+      REQUIRE(shown == bytes);
+  }
 }
 
 TEST_CASE("JSON text: duplicate keys, deep nesting and numbers beyond a double are errors with their place",
