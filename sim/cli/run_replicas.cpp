@@ -104,7 +104,9 @@ int run_replicas(const RunCommand& cmd) {
     }
     all = all && r.ok;
   }
-  const auto aggregate = aggregate_replicas(runs, outcome.interrupted);
+  auto aggregate = aggregate_replicas(runs, outcome.interrupted);
+  if (!aggregate.contains("scenario")) // no replica finished: the scenario as this command read it
+    aggregate["scenario"] = loaded.scenario->resolved;
   const std::string path = (out / "results.json").string();
   set.write("results.json", aggregate.dump(2) + "\n");
   set.commit(); // an OutputError reaches main, which reports it (exit 1)

@@ -66,6 +66,8 @@ kill -INT "$pid"
 wait "$pid"
 rc=$?
 [ $rc -eq 130 ] || fail "an interrupted replica set exited $rc: $(cat "$OUT/stopped.err")"
+head -1 "$OUT/stopped.out" | grep -q ": failures, 6 replicas" ||
+  fail "the summary of an interrupted set does not name its scenario: $(head -1 "$OUT/stopped.out")"
 left=$(find "$OUT/stopped" "$OUT" -maxdepth 2 -name '*.aisim-staging' | head -3)
 [ -z "$left" ] || fail "an interrupted replica set left staging folders: $left"
 grep -o '(see [^)]*)' "$OUT/stopped.out" | sed 's/^(see //; s/)$//' | while read -r log; do
