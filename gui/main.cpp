@@ -62,15 +62,19 @@ int main(int argc, char** argv) {
     const QString table_file = cli.value(table);
     // Let the window lay out and paint what it just received before grabbing it.
     QTimer::singleShot(0, [&window, file, table_file, status] {
-      bool saved = window.grab().save(file, "PNG");
+      QString unwritten;
+      if (!window.grab().save(file, "PNG"))
+        unwritten = file;
       // The headline table as drawn: what a test reads back (tests/gui/check_screenshot.cmake).
       if (!table_file.isEmpty()) {
         QFile out(table_file);
-        saved = saved && out.open(QIODevice::WriteOnly | QIODevice::Truncate) &&
-                out.write((window.shown_table().join('\n') + '\n').toUtf8()) >= 0;
+        if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
+            out.write((window.shown_table().join('\n') + '\n').toUtf8()) < 0)
+          unwritten = table_file;
       }
+      const bool saved = unwritten.isEmpty();
       if (!saved)
-        std::fprintf(stderr, "aisim-gui: cannot write %s\n", file.toLocal8Bit().constData());
+        std::fprintf(stderr, "aisim-gui: cannot write %s\n", unwritten.toLocal8Bit().constData());
       if (status == 3)
         std::fprintf(stderr, "aisim-gui: %s\n", window.run_error().toLocal8Bit().constData());
       QApplication::exit(saved ? status : 1);

@@ -55,7 +55,7 @@ public:
   // The value shown for a headline metric (as printed, with its unit); empty when none is shown.
   QString shown_metric(const QString& name) const;
   // Every headline row as shown, "metric<TAB>value" (with a baseline "<TAB>baseline<TAB>change"), for a script that
-  // checks what the window drew (the screenshot mode writes them beside the picture).
+  // checks what the window drew (aisim-gui --screenshot FILE --table FILE writes them).
   QStringList shown_table() const;
   // What-if: the current run becomes the baseline; later runs show each metric's change against it.
   void pin_baseline();

@@ -117,19 +117,25 @@ std::vector<FlowBound> storage_flow_bounds(const Scenario& sc, const ClusterNetw
     FlowBound b{net.fabric.max_flow_Bps(rd, gpus), net.fabric.max_flow_Bps(wr, gpus) / net_amp};
     // Copies reach the enclosures of the systems at their other end (a copy within a system, its own: through
     // itself, capped by what its servers carry). Copies are sent without host-side protection's extra pieces.
-    std::vector<int> copy_readers = gpus, copy_writers = gpus;
-    for (const auto& [from, to] : copies) {
-      if (from == s)
-        for (int e = 0; e < sc.storage[to].servers; ++e)
-          copy_readers.push_back(net.enclosure_endpoint(static_cast<int>(to), e));
-      if (to == s)
-        for (int e = 0; e < sc.storage[from].servers; ++e)
-          copy_writers.push_back(net.enclosure_endpoint(static_cast<int>(from), e));
-    }
-    b.read_with_copies_Bps =
-        copy_readers.size() > gpus.size() ? net.fabric.max_flow_Bps(rd, copy_readers) : b.read_Bps;
-    b.write_with_copies_Bps =
-        copy_writers.size() > gpus.size() ? net.fabric.max_flow_Bps(wr, copy_writers) : b.write_Bps;
+    // The GPUs' endpoints and those of the systems at the copies' other ends (`other_end(from, to)`: that system,
+    // or -1); the GPUs' bound where the system copies nothing that way.
+    const auto with_copies = [&](const auto& caps, double gpus_only, auto other_end) {
+      std::vector<int> ends;
+      for (const auto& [from, to] : copies)
+        if (const int other = other_end(from, to); other >= 0)
+          for (int e = 0; e < sc.storage[other].servers; ++e)
+            ends.push_back(net.enclosure_endpoint(other, e));
+      if (ends.empty())
+        return gpus_only;
+      ends.insert(ends.end(), gpus.begin(), gpus.end());
+      return net.fabric.max_flow_Bps(caps, ends);
+    };
+    b.read_with_copies_Bps = with_copies(rd, b.read_Bps, [s](size_t from, size_t to) {
+      return from == s ? static_cast<int>(to) : -1;
+    });
+    b.write_with_copies_Bps = with_copies(wr, b.write_Bps, [s](size_t from, size_t to) {
+      return to == s ? static_cast<int>(from) : -1;
+    });
     out.push_back(b);
   }
   return out;

@@ -169,7 +169,7 @@ pid_t spawn(const ChildSpec& spec) {
   sigaddset(&defaults, SIGTERM);
   posix_spawnattr_setsigdefault(&attr, &defaults);
   // Each child leads a process group of its own, so that stopping it stops what it started too (a shell's
-  // commands; a run's helpers), not just the child: kill_child().
+  // commands; a run's helpers), not just the child (run_children's interrupt signals the group).
   posix_spawnattr_setpgroup(&attr, 0);
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
   pid_t pid = 0;

@@ -79,8 +79,20 @@ std::string kind_of(const fs::path& p) {
   return fs::is_symlink(st) ? "a link" : fs::is_directory(st) ? "a folder" : "a file";
 }
 
+// The first of `names` in `folder` that is not the previous set's to replace, as "PATH: in the way: a folder aisim
+// did not write"; empty when none is.
+std::string in_the_way(const fs::path& folder, const std::set<std::string>& previous,
+                       const std::vector<std::string>& names) {
+  for (const auto& name : names)
+    if (!replaceable(folder, name, previous))
+      return (folder / name).string() + ": in the way: " + kind_of(folder / name) + " aisim did not write";
+  return {};
+}
+
 // A staging folder a killed run left (its own output folder's, or a replica's inside a set).
-bool is_staging(const std::string& name) { return name.size() > 15 && name[0] == '.' && name.ends_with(".aisim-staging"); }
+bool is_staging(const std::string& name) {
+  return name.size() > 15 && name[0] == '.' && name.ends_with(".aisim-staging");
+}
 
 // `from` appears at `to` without being moved: files as hard links (a log still being written stays one file),
 // folders rebuilt entry by entry; a file that cannot be linked is copied.
@@ -135,11 +147,8 @@ OutputSet::OutputSet(const std::string& folder, const std::vector<std::string>& 
       refuse(folder, "cannot write the output folder (" + system_reason(errno) + ")");
   }
   lock_.emplace(folder_); // creates it
-  const auto previous = previous_set(folder_);
-  for (const auto& name : will_write)
-    if (!replaceable(folder_, name, previous))
-      refuse(folder_ / name, "in the way: " + kind_of(folder_ / name) +
-                                 " aisim did not write; move it or choose another --out (nothing was run or written)");
+  if (const auto blocked = in_the_way(folder_, previous_set(folder_), will_write); !blocked.empty())
+    throw OutputRefused(blocked + "; move it or choose another --out (nothing was run or written)");
   staging_ = folder_.parent_path() / ("." + folder_.filename().string() + ".aisim-staging");
   fs::remove_all(staging_, ec); // left by a run that was killed (its lock went with it)
   if (!fs::create_directory(staging_, ec) || ec) {
@@ -234,12 +243,11 @@ void OutputSet::commit() {
   if (ec)
     fail(staging_, "cannot list the staged files (" + ec.message() + ")");
   const auto previous = previous_set(folder_);
-  for (const auto& name : written)
-    if (!replaceable(folder_, name, previous)) {
-      keep_staging_ = true;
-      fail(folder_ / name, "in the way: " + kind_of(folder_ / name) + " aisim did not write appeared during the run; "
-                               "the folder keeps what it held and the new files are in " + staging_.string());
-    }
+  if (const auto blocked = in_the_way(folder_, previous, {written.begin(), written.end()}); !blocked.empty()) {
+    keep_staging_ = true;
+    throw OutputError(blocked + " (it appeared during the run); the folder keeps what it held and the new files are "
+                                "in " + staging_.string());
+  }
   for (const auto& e : fs::directory_iterator(folder_, ec)) {
     const std::string name = e.path().filename().string();
     if (written.count(name) || previous.count(name) || name == kOutputManifest || is_temporary(name))
