@@ -111,6 +111,18 @@ foreach(c ${cases})
   endif()
 endforeach()
 
+# --yes lets the same 1,001,000-point grid past the count: what stops it now is the next check (a --set that breaks
+# the scenario, so that nothing of the million runs starts), and nothing is written either.
+file(REMOVE_RECURSE "${OUT}/bad")
+execute_process(COMMAND "${AISIM}" sweep "${SCENARIO}" --vary /storage/hot/enclosures=1..1000:1
+                        --vary /workloads/0/checkpoint/interval=1..1001:1 --set /simulation/duration=-1h --yes
+                        --out "${OUT}/bad" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+string(FIND "${err}" "more than 1,000,000" counted)
+if(NOT rc EQUAL 2 OR EXISTS "${OUT}/bad" OR NOT counted EQUAL -1 OR NOT err MATCHES "/simulation/duration")
+  message(FATAL_ERROR "--yes on a 1,001,000-point grid: expected the count accepted and the broken --set refused "
+                      "(exit 2, nothing written), got exit ${rc}\n${err}")
+endif()
+
 # One value per --vary and --set: a scenario given after them stays the scenario (it was once taken as a value).
 file(REMOVE_RECURSE "${OUT}/order")
 execute_process(COMMAND "${AISIM}" sweep --vary /storage/hot/enclosures=2,4 --set /simulation/duration=1h
