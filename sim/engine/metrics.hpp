@@ -15,7 +15,8 @@
 namespace aisim::sim {
 
 // A stretch of a job's time. Within a training phase compute and data stalls interleave step by step, so a
-// segment carries the fractions of its GPU-time in each state rather than a single state.
+// segment carries the fractions of its GPU-time in each state rather than a single state. The fractions are of all
+// the job's GPUs over the stretch; what they leave is idle (an inference fleet's scaled-in replicas).
 struct JobSegment {
   double start_s = 0, end_s = 0;
   double compute = 0, data_stall = 0, checkpoint_stall = 0, failure = 0;
@@ -55,6 +56,7 @@ struct JobMetrics {
   std::vector<models::ServingPeriod> serving;
   double overloaded_s = 0; // serving time during which storage could not keep up with the reads
 
+  int gpus = 0; // the job's GPUs: a segment's fractions are of gpus x its length
   // When the job's GPUs stop being its own: its start plus duration, or the end of the simulated period.
   double window_end_s = std::numeric_limits<double>::infinity();
   // Adds a stretch [start_s, end_s) of the job's GPU time, cut at window_end_s, split by state in GPU-seconds, to
@@ -213,6 +215,11 @@ struct Metrics {
   // would: no new phase, copy or failure past it; what is in flight finishes and is cut there.
   double period_end_s = std::numeric_limits<double>::infinity();
 };
+
+// Bytes of the transfers in one direction moved after `period_end_s`, each transfer's bytes taken as moved evenly
+// over its lifetime (as timeseries.csv spreads them): phases and copies in flight at the period's end finish after
+// it, so results.json's totals hold them but the time series, which ends with the period, does not.
+double bytes_after(const std::vector<TransferRecord>& transfers, IoDirection direction, double period_end_s);
 
 // The highest rate a system is known to have sustained in one direction, in bytes per second: the most bytes of
 // transfers that ran entirely within a window, per second of the window (metrics.cpp says why not the sum of

@@ -90,8 +90,10 @@ RunOutput run_simulation(const models::Scenario& sc, const ProgressCallback& on_
   const double duration = sc.simulation.duration.value;
   m.period_end_s = duration;
   m.jobs.resize(sc.jobs.size());
-  for (size_t j = 0; j < sc.jobs.size(); ++j)
+  for (size_t j = 0; j < sc.jobs.size(); ++j) {
     m.jobs[j].window_end_s = sc.jobs[j].end_s(duration);
+    m.jobs[j].gpus = sc.jobs[j].gpus;
+  }
   m.storage.resize(sc.storage.size());
   Lifecycle lifecycle(sc, platform, m);
   lifecycle.start();

@@ -141,7 +141,11 @@
   function series(ts, column) {
     const t = ts.columns.time_s, v = ts.columns[column];
     if (!v) return null;
-    return t.map((x, i) => ({x: x, y: v[i]}));
+    // A row is its bin's start; the last bin's value holds to the period's end, so the line covers the period.
+    const points = t.map((x, i) => ({x: x, y: v[i]}));
+    if (points.length && points[points.length - 1].x < simulatedS)
+      points.push({x: simulatedS, y: v[v.length - 1]});
+    return points;
   }
   function barOptions(title, unit, horizontal, stacked) {
     const value = horizontal ? "x" : "y";

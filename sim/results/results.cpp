@@ -484,6 +484,8 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
                        {"write_bytes", sm.write_bytes},
                        {"copied_in_bytes", sm.copied_in_bytes},
                        {"copied_out_bytes", sm.copied_out_bytes},
+                       {"read_bytes_after_period", bytes_after(sm.transfers, IoDirection::read, T)},
+                       {"write_bytes_after_period", bytes_after(sm.transfers, IoDirection::write, T)},
                        {"mean_read_Bps", sm.read_bytes / run.traffic_s},
                        {"mean_write_Bps", sm.write_bytes / run.traffic_s},
                        {"peak_read_Bps", peak_rate_Bps(sm.transfers, IoDirection::read)},
@@ -684,12 +686,17 @@ std::string build_timeseries_csv(const models::Scenario& sc, const RunOutput& ru
   const size_t ns = sc.storage.size();
   std::vector<double> compute(bins), data(bins), ckpt(bins), fail(bins);
   std::vector<std::vector<double>> rd(ns, std::vector<double>(bins)), wr(ns, std::vector<double>(bins));
-  // Spreads `amount` uniformly over [a, b) into the bins it overlaps.
+  // Spreads `amount` uniformly over [a, b) into the bins it overlaps; what took no time goes to the bin it
+  // happened in. What lies past the last bin is after the period (results.json's *_bytes_after_period).
   auto spread = [&](std::vector<double>& v, double a, double b, double amount) {
-    if (b <= a)
+    if (b <= a) {
+      if (a >= 0 && a < run.simulated_s)
+        v[std::min(bins - 1, static_cast<size_t>(a / step))] += amount;
       return;
+    }
+    // The last bin ends with the period, which need not be a whole number of steps.
     for (auto i = static_cast<size_t>(a / step); i < bins && i * step < b; ++i) {
-      const double lo = std::max(a, i * step), hi = std::min(b, (i + 1) * step);
+      const double lo = std::max(a, i * step), hi = std::min({b, (i + 1) * step, run.simulated_s});
       if (hi > lo)
         v[i] += amount * (hi - lo) / (b - a);
     }

@@ -5,7 +5,8 @@
 //   aisim_results_check metrics SCENARIO R.json     R's key metrics as JSON, to keep (tests/cli/golden/)
 //   aisim_results_check match KEPT.json R.json TOL  R's key metrics within a relative tolerance of those kept
 //   aisim_results_check replicas DIR N              DIR/results.json is the statistics of its N replicas' results
-//   aisim_results_check timeseries CSV              timeseries.csv in the number format README promises
+//   aisim_results_check timeseries CSV [R.json]     timeseries.csv in the number format README promises, and
+//                                                   true to R.json (its shares and bytes) when given
 #include "models/common/json_reader.hpp"
 
 #include <algorithm>
@@ -144,7 +145,8 @@ int contract(const Json& r) {
       need(r, b + "/kind", &Json::is_string);
       for (const char* k :
            {"read_bytes", "write_bytes", "copied_in_bytes", "copied_out_bytes", "peak_read_Bps", "peak_write_Bps",
-            "max_flow_Bps", "max_flow_write_Bps", "capacity_bytes", "peak_used_bytes"})
+            "max_flow_Bps", "max_flow_write_Bps", "capacity_bytes", "peak_used_bytes", "read_bytes_after_period",
+            "write_bytes_after_period"})
         need_non_negative(r, b + "/" + k);
       // A copy is a write on its target and a read on its source: part of each side's totals.
       const Json& io = r.at(Json::json_pointer(b));
@@ -153,6 +155,10 @@ int contract(const Json& r) {
           fail(b + ": copied_in_bytes exceed write_bytes");
         if (io["copied_out_bytes"].get<double>() > io["read_bytes"].get<double>() * (1 + 1e-12))
           fail(b + ": copied_out_bytes exceed read_bytes");
+        for (const char* dir : {"read", "write"})
+          if (io[std::string(dir) + "_bytes_after_period"].get<double>() >
+              io[std::string(dir) + "_bytes"].get<double>() * (1 + 1e-12))
+            fail(b + ": " + dir + "_bytes_after_period exceed " + dir + "_bytes");
         copied_in += io["copied_in_bytes"].get<double>();
         copied_out += io["copied_out_bytes"].get<double>();
       }
@@ -542,9 +548,74 @@ int trace(const Json& t, size_t max_events) {
   return failures ? 1 : 0;
 }
 
+// timeseries.csv true to results.json: its bins cover the period end to end at one resolution, each GPU
+// state's time-weighted mean is that state's share of the run within 0.1 percentage point, and each system's rates
+// integrate to the bytes the run says it read and wrote (to the whole bytes per second the file rounds to).
+void series_agrees(const char* path, const std::vector<std::string>& header,
+                   const std::vector<std::vector<double>>& rows, const Json& r) {
+  const double T = r["sim"]["simulated_s"].get<double>();
+  // The step is the first bin's width (the scenario gives its resolution as text with a unit); every later bin
+  // must start where it says.
+  const double step = rows.size() > 1 ? rows[1][0] - rows[0][0] : T;
+  const auto bins = static_cast<size_t>(std::ceil(T / step));
+  if (rows.size() != bins) {
+    fail(std::string(path) + ": " + std::to_string(rows.size()) + " rows, the period of " + std::to_string(T) +
+         " s at " + std::to_string(step) + " s needs " + std::to_string(bins));
+    return;
+  }
+  const auto column = [&](const std::string& name) -> long {
+    const auto it = std::find(header.begin(), header.end(), name);
+    if (it == header.end())
+      fail(std::string(path) + ": no column " + name);
+    return it == header.end() ? -1 : it - header.begin();
+  };
+  std::vector<double> width(bins);
+  for (size_t i = 0; i < bins; ++i) {
+    if (std::fabs(rows[i][0] - static_cast<double>(i) * step) > 0.5)
+      fail(std::string(path) + ": row " + std::to_string(i + 2) + " starts at " + std::to_string(rows[i][0]) +
+           " s, not " + std::to_string(static_cast<double>(i) * step) + " s");
+    width[i] = std::min(step, T - static_cast<double>(i) * step);
+  }
+  const auto integral = [&](long c) {
+    double sum = 0;
+    for (size_t i = 0; i < bins; ++i)
+      sum += rows[i][c] * width[i];
+    return sum;
+  };
+  const std::pair<const char*, const char*> shares[] = {{"gpu_utilization", "/gpu/utilization"},
+                                                        {"stall_data", "/gpu/stall/data"},
+                                                        {"stall_checkpoint", "/gpu/stall/checkpoint"},
+                                                        {"stall_failure", "/gpu/stall/failure"},
+                                                        {"idle", "/gpu/stall/idle"}};
+  for (const auto& [col, ptr] : shares) {
+    const long c = column(col);
+    if (c < 0)
+      continue;
+    const double mean = integral(c) / T, want = r.at(Json::json_pointer(ptr)).get<double>();
+    if (std::fabs(mean - want) > 1e-3)
+      fail(std::string(path) + ": " + col + " averages " + std::to_string(mean) + " over the period, results.json " +
+           ptr + " says " + std::to_string(want));
+  }
+  for (const auto& sys : r["storage"]) {
+    const std::string name = sys["name"].get<std::string>();
+    for (const auto& [dir, key] : {std::pair{"read", "read_bytes"}, std::pair{"write", "write_bytes"}}) {
+      const long c = column(name + "_" + dir + "_Bps");
+      if (c < 0)
+        continue;
+      // What was still moving at the period's end finished after it: in the totals, not in the series.
+      const std::string after = std::string(key) + "_after_period";
+      const double moved = integral(c), want = sys[key].get<double>() - sys[after].get<double>();
+      if (std::fabs(moved - want) > 1e-6 * want + 0.5 * T + 1)
+        fail(std::string(path) + ": " + name + "_" + dir + "_Bps integrates to " + std::to_string(moved) +
+             " B, results.json says " + key + " - " + after + " = " + std::to_string(want) + " B");
+    }
+  }
+}
+
 // timeseries.csv as README promises a spreadsheet reads it: fractions with six decimals in [0, 1] whose GPU-time
 // shares sum to 1 in every row (to their rounding), bytes and rates as whole numbers, never scientific notation.
-int timeseries(const char* path) {
+// With results.json beside it, also what the series says agrees with it (series_agrees).
+int timeseries(const char* path, const Json* results) {
   std::ifstream in(path);
   std::string line;
   if (!std::getline(in, line) || line.rfind("time_s,", 0) != 0) {
@@ -565,9 +636,13 @@ int timeseries(const char* path) {
   };
   const std::regex six(R"(^[01]\.\d{6}$)"), whole(R"(^\d+$)"), time(R"(^\d+(\.\d+)?$)");
   size_t row = 1;
+  std::vector<std::vector<double>> rows;
   while (std::getline(in, line) && failures < 10) {
     ++row;
     const auto cells = split(line);
+    auto& values = rows.emplace_back();
+    for (const auto& cell : cells)
+      values.push_back(std::strtod(cell.c_str(), nullptr));
     if (cells.size() != header.size()) {
       fail(std::string(path) + ":" + std::to_string(row) + ": " + std::to_string(cells.size()) + " cells, header has " +
            std::to_string(header.size()));
@@ -591,6 +666,8 @@ int timeseries(const char* path) {
     if (std::fabs(shares - 1) > 5e-6 + 1e-12)
       fail(std::string(path) + ":" + std::to_string(row) + ": the GPU-time shares sum to " + std::to_string(shares));
   }
+  if (results && !failures)
+    series_agrees(path, header, rows, *results);
   return failures ? 1 : 0;
 }
 
@@ -625,8 +702,12 @@ int main(int argc, char** argv) {
   if (mode == "trace" && argc == 4)
     return trace(load(argv[2]), std::stoul(argv[3]));
   if (mode == "timeseries" && argc == 3)
-    return timeseries(argv[2]);
+    return timeseries(argv[2], nullptr);
+  if (mode == "timeseries" && argc == 4) {
+    const Json r = load(argv[3]);
+    return timeseries(argv[2], &r);
+  }
   std::fprintf(stderr, "usage: aisim_results_check contract R | same A B | same-model A B | agree A B TOL | "
-                       "metrics SCENARIO R | match KEPT R TOL | replicas DIR N | trace FILE MAX_EVENTS | timeseries CSV\n");
+                       "metrics SCENARIO R | match KEPT R TOL | replicas DIR N | trace FILE MAX_EVENTS | timeseries CSV [R]\n");
   return 2;
 }

@@ -18,10 +18,11 @@ endif()
 if(NOT EXISTS "${OUT}/timeseries.csv")
   message(FATAL_ERROR "no timeseries.csv beside results.json")
 endif()
-execute_process(COMMAND "${CHECK}" timeseries "${OUT}/timeseries.csv" RESULT_VARIABLE rc OUTPUT_VARIABLE out
-                ERROR_VARIABLE err)
+execute_process(COMMAND "${CHECK}" timeseries "${OUT}/timeseries.csv" "${OUT}/results.json" RESULT_VARIABLE rc
+                OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "timeseries.csv of ${SCENARIO} is not in the promised number format:\n${out}${err}")
+  message(FATAL_ERROR "timeseries.csv of ${SCENARIO} is not in the promised format or disagrees with results.json:\n"
+                      "${out}${err}")
 endif()
 file(READ "${OUT}/report.html" page LIMIT 4096)
 string(FIND "${page}" "<!DOCTYPE html>" at)
