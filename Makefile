@@ -36,16 +36,16 @@ test: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
 
 # Every test again in a build with AddressSanitizer and UndefinedBehaviorSanitizer (build-sanitize/); a report
-# from either fails the test that triggered it, and CI runs this beside `make test`. All but validation.all, whose
-# published-figure cases run the scenario tests' code at full length (8 minutes under ASan; run them there by hand
-# with build-sanitize/bin/aisim validate).
+# from either fails the test that triggered it, and CI runs this beside `make test`. All but validation.all and the
+# validation cases' contract runs (scenario.validation-*), whose published-figure cases run the scenario tests'
+# code at full length (8 minutes under ASan; run them there by hand with build-sanitize/bin/aisim validate).
 SANITIZER_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1:check_initialization_order=1 \
                  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
                  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitizer/lsan.supp:print_suppressions=0
 sanitize: deps
 	@test -f build-sanitize/CMakeCache.txt || cmake --preset sanitize
 	@cmake --build build-sanitize -j $(JOBS)
-	$(SANITIZER_ENV) ctest --test-dir build-sanitize --output-on-failure -j $(JOBS) -E '^validation\.all$$'
+	$(SANITIZER_ENV) ctest --test-dir build-sanitize --output-on-failure -j $(JOBS) -E '^validation\.all$$|^scenario\.validation-'
 
 # Each libFuzzer target (tests/fuzz) for FUZZ_SECONDS, or FUZZ_RUNS executions when given, in build-fuzz/ (clang);
 # FUZZ_SEED=N fixes libFuzzer's random seed.
