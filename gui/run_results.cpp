@@ -124,7 +124,8 @@ std::vector<Metric> headline_metrics(const models::Json& r) {
   const auto events = models::Json::json_pointer("/failures/data_loss_events");
   m.push_back({"data-loss events", r.contains(events) && r.at(events).is_array() ? double(r.at(events).size()) : 0.0,
                "events", false});
-  m.push_back({"total cost over the horizon", number_at(r, "/cost/total_usd"), "$", false});
+  m.push_back({"total cost over the horizon", number_at(r, "/cost/total_usd"), "$", false, false});
+  m.push_back({"cost with lost GPU time", number_at(r, "/cost/total_with_lost_gpu_usd"), "$", false});
   // The cost per unit of the work the scenario does (results.json leaves the others null).
   if (r.contains("cost") && r["cost"].contains("usd_per_useful_gpu_hour") &&
       !r["cost"]["usd_per_useful_gpu_hour"].is_null())
@@ -160,7 +161,7 @@ MetricChange compare_metric(const Metric& now, const Metric& baseline) {
   const double delta = now.value - baseline.value;
   const bool up = delta > 0;
   MetricChange change;
-  change.better = (up == now.higher_is_better) ? 1 : -1;
+  change.better = !now.ranked ? 0 : (up == now.higher_is_better) ? 1 : -1;
   Metric magnitude = now;
   magnitude.value = std::abs(delta);
   const QString sign = up ? "+" : "\u2212"; // a minus sign, not a hyphen

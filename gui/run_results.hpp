@@ -34,6 +34,9 @@ struct Metric {
   double value = 0.0;
   QString unit; // "%", "s", "GPU-h", "$", "$/GPU-h", "events"
   bool higher_is_better = false;
+  // Spend is shown but not coloured: it falls when GPUs stall (less energy), so a change that wastes GPUs would
+  // look green. The cost with lost GPU time is what is coloured.
+  bool ranked = true;
 };
 
 std::vector<Metric> headline_metrics(const models::Json& results);

@@ -30,7 +30,7 @@ namespace {
 using models::Json;
 
 // The metrics charted when the sweep has them, in this order.
-const char* const kCharted[] = {"gpu_utilization_fraction", "total_usd", "checkpoint_write_p99_s",
+const char* const kCharted[] = {"gpu_utilization_fraction", "total_with_lost_gpu_usd", "checkpoint_write_p99_s",
                                 "stall_data_fraction", "expected_loss_usd_per_year"};
 
 // How a metric reads on its axis: fractions in percent, dollars in millions, the rest as they are.

@@ -228,12 +228,15 @@ CostBreakdown compute_cost(const Scenario& sc, const GpuTimeSplit& window_split,
   c.useful_gpu_hours = gpu_hours * split.compute;
   c.gpu_stalled = Dollars(gpu_hours * (split.data_stall + split.checkpoint_stall + split.failure) * price);
   c.gpu_unused = Dollars(gpu_hours * split.idle * price);
+  c.total_with_lost_gpu = c.total + c.gpu_stalled;
   // Cost per unit of the work the scenario does: GPU-hours that make models, requests served, data kept.
   if (run.trains && c.useful_gpu_hours > 0)
     c.usd_per_useful_gpu_hour = c.total.value / c.useful_gpu_hours;
   const double requests = run.requests * (once ? 1.0 : c.windows);
   if (requests > 0)
     c.usd_per_1000_requests = c.total.value / (requests / 1000.0);
+  if (const double met = run.requests_within_slo * (once ? 1.0 : c.windows); met > 0)
+    c.usd_per_1000_requests_within_slo = c.total.value / (met / 1000.0);
   if (held_byte_s > 0)
     c.usd_per_tb_month = c.storage_total.value / (held_byte_s / 1e12 / kMonth);
   return c;

@@ -43,6 +43,7 @@ struct RunTotals {
   double simulated_s = 0;
   double requests = 0; // inference requests served
   bool trains = false; // a training or fine-tuning job: GPU-hours that make models
+  double requests_within_slo = 0; // of the requests, those whose reads met the fleet's SLO (the reads' attainment)
 };
 
 // One component's money over the horizon. `purchase` is what buying it costs once; the rest is over the horizon.
@@ -79,7 +80,11 @@ struct CostBreakdown {
   // job). Shares of what is already paid, so not added to the total.
   Dollars gpu_stalled;
   Dollars gpu_unused;
-  Dollars total; // capex_amortized + opex
+  Dollars total; // capex_amortized + opex: what is spent
+  // What is spent plus the GPU time it wasted (gpu_stalled): the objective every ranking uses (sweeps' Pareto
+  // fronts, sensitivity, aisim size --minimize cost, compare, the GUI), since spend alone falls when GPUs stall or
+  // fail (less energy) and would rank waste as a saving.
+  Dollars total_with_lost_gpu;
   // The storage systems alone (not the GPUs, not the fabric): what a storage TCO compares.
   Dollars storage_capex, storage_opex, storage_total;
   std::string extrapolation; // Costs::extrapolation
@@ -87,6 +92,7 @@ struct CostBreakdown {
   double useful_gpu_hours = 0;
   double usd_per_useful_gpu_hour = 0;    // 0 when no job trains (then the other units apply)
   double usd_per_1000_requests = 0;      // inference: 0 when none served
+  double usd_per_1000_requests_within_slo = 0; // inference: the same per request that met the SLO; 0 when none did
   double usd_per_tb_month = 0;           // storage: its total per TB held per month; 0 when nothing is held
   std::vector<ComponentCost> components; // node groups first, then storage systems, in scenario order
   // Storage cost per data class: each system's total shared by the classes' average share of its capacity; the

@@ -160,7 +160,7 @@ int size_command(const SizeCommand& cmd) {
     answer.runs = run_batch(all);
     std::optional<size_t> best;
     const auto cost = [&](size_t i) {
-      return answer.runs[i].metrics.count("total_usd") ? answer.runs[i].metrics.at("total_usd") : 0.0;
+      return answer.runs[i].metrics.count("total_with_lost_gpu_usd") ? answer.runs[i].metrics.at("total_with_lost_gpu_usd") : 0.0;
     };
     for (size_t i = 0; i < answer.runs.size(); ++i) {
       const auto& m = answer.runs[i].metrics;
@@ -233,8 +233,8 @@ int size_command(const SizeCommand& cmd) {
     const double v = *value_of(answer.index, target->metric);
     o += "answer: " + where(plan, answer.index) + ": " + format_metric(target->metric, v) + " (margin " +
          margin(*target, v) + ")" +
-         (value_of(answer.index, "total_usd")
-              ? ", cost " + format_metric("total_usd", *value_of(answer.index, "total_usd"))
+         (value_of(answer.index, "total_with_lost_gpu_usd")
+              ? ", cost with lost GPU time " + format_metric("total_with_lost_gpu_usd", *value_of(answer.index, "total_with_lost_gpu_usd"))
               : "") +
          "\n";
   }
@@ -244,7 +244,7 @@ int size_command(const SizeCommand& cmd) {
       doc["answer"] = r;
   std::string method = answer.method + ", " + std::to_string(answer.runs.size()) + " runs of " +
                        std::to_string(plan.points.size()) + " values";
-  method += answer.method == "bisection" ? " (" + target->metric + (goal == SizeGoal::cheapest ? " and cost" : "") +
+  method += answer.method == "bisection" ? " (" + target->metric + (goal == SizeGoal::cheapest ? " and cost with lost GPU time" : "") +
                                                " moved one way over every run made)"
                                          : " (" + answer.why_search + ")";
   o += "method: " + method + "\n";
@@ -259,7 +259,7 @@ int size_command(const SizeCommand& cmd) {
     if (r.metrics.contains(target->metric))
       (target->met_by(r.metrics.at(target->metric)) ? meeting : missing).push_back(&r);
   const auto cost_of = [](const SizeRun* r) {
-    return r->metrics.count("total_usd") ? r->metrics.at("total_usd") : 0.0;
+    return r->metrics.count("total_with_lost_gpu_usd") ? r->metrics.at("total_with_lost_gpu_usd") : 0.0;
   };
   std::sort(meeting.begin(), meeting.end(), [&](const SizeRun* a, const SizeRun* b) {
     if (goal == SizeGoal::largest && a->index != b->index)
@@ -274,14 +274,14 @@ int size_command(const SizeCommand& cmd) {
   for (size_t c = 0; c < meeting.size() && c < 3; ++c) {
     const auto* r = meeting[c];
     o += "  " + where(plan, r->index) + ": " + format_metric(target->metric, r->metrics.at(target->metric)) +
-         " (margin " + margin(*target, r->metrics.at(target->metric)) + "), cost " +
-         format_metric("total_usd", cost_of(r)) + "\n";
+         " (margin " + margin(*target, r->metrics.at(target->metric)) + "), cost with lost GPU time " +
+         format_metric("total_with_lost_gpu_usd", cost_of(r)) + "\n";
   }
   if (!missing.empty()) {
     const auto* r = missing.front();
     o += "  " + where(plan, r->index) + ": " + format_metric(target->metric, r->metrics.at(target->metric)) +
-         " (misses by " + margin(*target, r->metrics.at(target->metric)).substr(1) + "), cost " +
-         format_metric("total_usd", cost_of(r)) + "\n";
+         " (misses by " + margin(*target, r->metrics.at(target->metric)).substr(1) + "), cost with lost GPU time " +
+         format_metric("total_with_lost_gpu_usd", cost_of(r)) + "\n";
   }
   write_file_atomically((out / "size.json").string(), doc.dump(2) + "\n");
   o += "size.json: " + (out / "size.json").string() + "\n";

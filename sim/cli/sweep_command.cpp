@@ -178,7 +178,7 @@ std::string summary(const SweepCommand& cmd, const SweepPlan& plan, const std::v
   std::vector<std::string> header{"point"};
   for (const auto& a : plan.axes)
     header.push_back(axis_header(a));
-  header.insert(header.end(), {"GPU util", "cost", "ckpt p99", "status"});
+  header.insert(header.end(), {"GPU util", "spend+lost GPU", "ckpt p99", "status"});
   std::vector<std::vector<std::string>> table{header};
   size_t shown = 0;
   for (size_t i = 0; i < rows.size(); ++i) {
@@ -192,7 +192,7 @@ std::string summary(const SweepCommand& cmd, const SweepPlan& plan, const std::v
     std::vector<std::string> line{std::to_string(i + 1) + (r.pareto ? "*" : "")};
     for (size_t k = 0; k < plan.axes.size(); ++k)
       line.push_back(axis_label(plan.axes[k], plan.points[i].choice[k]));
-    for (const char* c : {"gpu_utilization_fraction", "total_usd", "checkpoint_write_p99_s"}) {
+    for (const char* c : {"gpu_utilization_fraction", "total_with_lost_gpu_usd", "checkpoint_write_p99_s"}) {
       const auto it = r.metrics.find(c);
       line.push_back(it == r.metrics.end() ? "-" : format_metric(c, it->second));
     }

@@ -560,8 +560,9 @@ Outcome run_optimum(const std::string& exe, const Case& c, const Check& k, const
     return o;
   }
   Outcome found = compare(k, g.value);
-  found.detail = o.detail + "\n    peak fitted through the " + std::to_string(g.fitted) + " values around " +
-                 fmt(opt.values[g.best]) + opt.suffix + (opt.log_scale ? " (log scale)" : "");
+  found.detail = o.detail + (opt.maximize ? "\n    peak" : "\n    minimum") + " fitted through the " +
+                 std::to_string(g.fitted) + " values around " + fmt(opt.values[g.best]) + opt.suffix +
+                 (opt.log_scale ? " (log scale)" : "");
   fs::remove_all(out);
   return found;
 }

@@ -33,7 +33,10 @@ std::vector<Metric> metrics_of(const std::vector<std::pair<std::string, Json>>& 
       {"data stall", "fraction", "min", at("/gpu/stall/data")},
       {"checkpoint stall", "fraction", "min", at("/gpu/stall/checkpoint")},
       {"failure", "fraction", "min", at("/gpu/stall/failure")},
-      {"total cost", "usd", "min", at("/cost/total_usd")},
+      // Spend falls when GPUs stall (less energy): it is shown, but the run that wins on money is the one with
+      // the lowest cost with lost GPU time.
+      {"total cost (spend)", "usd", "", at("/cost/total_usd")},
+      {"cost with lost GPU time", "usd", "min", at("/cost/total_with_lost_gpu_usd")},
       {"cost per useful GPU-hour", "usd", "min", at("/cost/usd_per_useful_gpu_hour")},
       {"storage cost", "usd", "min", at("/cost/storage/total_usd")},
       {"storage bought", "usd", "min", at("/cost/storage/capex_usd")},
@@ -118,8 +121,9 @@ Json compare_runs(const std::vector<std::pair<std::string, Json>>& runs) {
     const auto best = m.better == "max" ? std::max_element(values.begin(), values.end())
                                         : std::min_element(values.begin(), values.end());
     // Values that print the same are the same to a reader: no winner on a difference nobody can see.
-    const bool tie = std::all_of(values.begin(), values.end(),
-                                 [&](double v) { return format_value(v, m.unit) == format_value(values[0], m.unit); });
+    const bool tie = m.better.empty() || std::all_of(values.begin(), values.end(), [&](double v) {
+      return format_value(v, m.unit) == format_value(values[0], m.unit);
+    });
     rows.push_back({{"label", m.label},
                     {"unit", m.unit},
                     {"better", m.better},
@@ -147,7 +151,7 @@ std::string format_comparison(const Json& c) {
       row.push_back(format_value(v.get<double>(), unit));
     if (n == 2)
       row.push_back(format_delta(m["values"][1].get<double>() - m["values"][0].get<double>(), unit));
-    row.push_back(m["best"].is_null() ? "same" : head[1 + m["best"].get<size_t>()]);
+    row.push_back(m["better"] == "" ? "-" : m["best"].is_null() ? "same" : head[1 + m["best"].get<size_t>()]);
     table.push_back(row);
   }
   std::vector<size_t> w(head.size(), 0);

@@ -185,8 +185,11 @@
       ["idle", fmt.pct(st.idle), "no job on the GPUs"],
     ];
     if (c.total_usd !== undefined)
-      items.push(["cost over " + fmt.seconds(c.horizon_s), fmt.usd(c.total_usd),
+      items.push(["spend over " + fmt.seconds(c.horizon_s), fmt.usd(c.total_usd),
                   c.usd_per_useful_gpu_hour ? fmt.usd(c.usd_per_useful_gpu_hour) + " per useful GPU-hour" : ""]);
+    if (c.total_with_lost_gpu_usd !== undefined)
+      items.push(["cost with lost GPU time", fmt.usd(c.total_with_lost_gpu_usd),
+                  "spend + " + fmt.usd(c.gpu_stalled_usd) + " of GPU time stalled or lost to failures"]);
     for (const j of r.jobs || []) {
       const ck = j.checkpoints || {};
       if (ck.count > 0)
@@ -469,7 +472,7 @@
         row.push(m.unit === "fraction" ? (delta >= 0 ? "+" : "") + num(100 * delta, 1) + " pt"
                                        : (delta >= 0 ? "+" : "-") + f(Math.abs(delta)));
       }
-      row.push(m.best === null ? "same" : letter(m.best));
+      row.push(!m.better ? "-" : m.best === null ? "same" : letter(m.best));
       return row;
     });
     const numeric = runs.map((_, i) => i + 1).concat(runs.length === 2 ? [runs.length + 1] : []);
@@ -484,8 +487,8 @@
       const f = fmt[UNIT[m.unit]];
       chart(grid, {type: "bar", data: {labels: runs.map((_, i) => letter(i)), datasets: [{label: m.label,
         data: m.values, backgroundColor: runs.map((_, i) => m.best === i ? STALL_COLORS.compute : PALETTE[0])}]},
-        options: {plugins: {title: {display: true, text: m.label + " (" + (m.better === "max" ? "higher" : "lower") +
-                                                         " is better)"},
+        options: {plugins: {title: {display: true, text: m.label + (!m.better ? " (not ranked)" :
+                                                         " (" + (m.better === "max" ? "higher" : "lower") + " is better)")},
                             legend: {display: false}, tooltip: {callbacks: {label: (ctx) => f(ctx.parsed.y)}}},
                   scales: {y: {beginAtZero: true, ticks: {callback: (v) => f(v)}}}}}, true);
     }
@@ -523,7 +526,9 @@
     root.append(el("div", {class: "meta"}, w.description + (w.state !== "finished" ? " (" + w.state + ")" : "")));
     const ok = points.filter((p) => p.status === "ok");
     const failed = points.filter((p) => p.status === "failed");
-    const front = ok.filter((p) => p.pareto).sort((a, b) => a.metrics.total_usd - b.metrics.total_usd);
+    // The money objective of the front: what it paid plus the GPU time it wasted (older sweeps: what it paid).
+    const MONEY = w.pareto_objectives.includes("total_with_lost_gpu_usd") ? "total_with_lost_gpu_usd" : "total_usd";
+    const front = ok.filter((p) => p.pareto).sort((a, b) => a.metrics[MONEY] - b.metrics[MONEY]);
     const s0 = section("Summary", d.thinned ? "The sweep has " + num(d.total, 0) + " points; this page carries the " +
                        "Pareto front and " + num(points.length, 0) + " of them, evenly spread (sweep.csv has all)." :
                        null);
@@ -564,18 +569,18 @@
     const s1 = section("Pareto front", "Each point is one run. The front (green, joined) holds the points no other " +
                        "point beats on every objective at once: " + w.pareto_objectives.map(label).join(", ") +
                        ". Hover a point for its values.");
-    const pt = (p, y) => ({x: p.metrics.total_usd, y: p.metrics[y], point: p});
+    const pt = (p, y) => ({x: p.metrics[MONEY], y: p.metrics[y], point: p});
     const tip = (y) => ({callbacks: {label: (c) => "point " + c.raw.point.point + " (" + where(c.raw.point) + "): " +
                                      metricFmt(y)(c.parsed.y) + ", " + fmt.usd(c.parsed.x)}});
-    for (const y of w.pareto_objectives.filter((o) => o !== "total_usd")) {
+    for (const y of w.pareto_objectives.filter((o) => o !== MONEY)) {
       chart(s1, {type: "scatter", data: {datasets: [
         {label: "Pareto front", data: front.filter((p) => p.metrics[y] !== undefined).map((p) => pt(p, y)),
          showLine: true, borderColor: STALL_COLORS.compute, backgroundColor: STALL_COLORS.compute, pointRadius: 4},
         {label: "other points", data: ok.filter((p) => !p.pareto && p.metrics[y] !== undefined).map((p) => pt(p, y)),
          backgroundColor: PALETTE[0] + "99", pointRadius: 3}]},
         options: {parsing: {xAxisKey: "x", yAxisKey: "y"}, plugins: {title: {display: true, text: label(y) +
-          " against " + label("total_usd")}, tooltip: tip(y)},
-          scales: {x: {title: {display: true, text: label("total_usd")}, ticks: {callback: (v) => fmt.usd(v)}},
+          " against " + label(MONEY)}, tooltip: tip(y)},
+          scales: {x: {title: {display: true, text: label(MONEY)}, ticks: {callback: (v) => fmt.usd(v)}},
                    y: {title: {display: true, text: label(y)}, ticks: {callback: (v) => metricFmt(y)(v)}}}}});
     }
     const shown = ["gpu_utilization_fraction", "total_usd", "checkpoint_write_p99_s", "expected_loss_usd_per_year",

@@ -33,7 +33,7 @@ std::map<std::string, double> replica_metrics(const Json& r) {
   for (const char* p :
        {"/gpu/utilization", "/gpu/stall", "/failures/by_component", "/failures/lost_gpu_hours", "/failures/lost_usd",
         "/failures/data_lost_by_class", "/threats/totals/events", "/threats/totals/saved_bytes",
-        "/threats/totals/lost_bytes", "/cost/total_usd", "/cost/capex_usd", "/cost/opex_per_year_usd",
+        "/threats/totals/lost_bytes", "/cost/total_usd", "/cost/total_with_lost_gpu_usd", "/cost/capex_usd", "/cost/opex_per_year_usd",
         "/cost/usd_per_useful_gpu_hour", "/cost/gpu_stalled_usd"}) {
     const Json::json_pointer jp(p);
     if (r.contains(jp))
@@ -114,7 +114,9 @@ std::pair<int, std::string> label(const std::string& ptr) {
   if (ptr == "/threats/totals/lost_bytes")
     return {7, "lost to threats"};
   if (ptr == "/cost/total_usd")
-    return {8, "cost over the horizon"};
+    return {8, "spend over the horizon"};
+  if (ptr == "/cost/total_with_lost_gpu_usd")
+    return {8, "spend + lost GPU time (the objective)"};
   if (ptr == "/cost/capex_usd")
     return {8, "capital cost"};
   if (ptr == "/cost/usd_per_useful_gpu_hour")

@@ -530,9 +530,14 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
   for (size_t j = 0; j < sc.jobs.size(); ++j) {
     const auto& job = sc.jobs[j];
     totals.trains = totals.trains || job.kind == "training" || job.kind == "fine_tuning";
-    if (job.kind == "inference")
+    if (job.kind == "inference") {
+      double requests = 0;
       for (const auto& p : run.metrics.jobs[j].serving)
-        totals.requests += p.requests / std::max(1, job.inference.reads_per_request);
+        requests += p.requests / std::max(1, job.inference.reads_per_request);
+      totals.requests += requests;
+      totals.requests_within_slo +=
+          requests * models::slo_attainment(run.metrics.jobs[j].serving, job.inference.slo.value);
+    }
   }
   const auto c = models::compute_cost(sc, split, usage, totals, models::build_cluster_network(sc).fabric.inventory());
   Json components = Json::array();
@@ -570,12 +575,22 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
                {"gpu_stalled_usd", c.gpu_stalled.value},
                {"gpu_unused_usd", c.gpu_unused.value},
                {"total_usd", c.total.value},
+               {"total_with_lost_gpu_usd", c.total_with_lost_gpu.value},
+               {"objective",
+                {{"metric", "total_with_lost_gpu_usd"},
+                 {"value", c.total_with_lost_gpu.value},
+                 {"unit", "USD"},
+                 {"better", "lower"},
+                 {"what", "spend over the horizon plus the GPU time lost to stalls and failures at gpu_hour_price"}}},
                {"extrapolation", c.extrapolation},
                {"periods", c.windows},
                {"useful_gpu_hours", c.useful_gpu_hours},
                // A unit the scenario does not produce has no price: null rather than a misleading figure.
                {"usd_per_useful_gpu_hour", c.usd_per_useful_gpu_hour > 0 ? Json(c.usd_per_useful_gpu_hour) : Json()},
                {"usd_per_1000_requests", c.usd_per_1000_requests > 0 ? Json(c.usd_per_1000_requests) : Json()},
+               {"usd_per_1000_requests_within_slo", c.usd_per_1000_requests_within_slo > 0
+                                                        ? Json(c.usd_per_1000_requests_within_slo)
+                                                        : Json()},
                {"usd_per_tb_month", c.usd_per_tb_month > 0 ? Json(c.usd_per_tb_month) : Json()},
                {"storage",
                 {{"capex_usd", c.storage_capex.value},

@@ -139,8 +139,8 @@ SizeAnswer size_search(size_t values, const SizeTarget& target, SizeGoal goal, s
   }
   if (a.why_search.empty() && !monotone(done, target.metric))
     a.why_search = target.metric + " rises and falls along the values run";
-  if (a.why_search.empty() && goal == SizeGoal::cheapest && !monotone(done, "total_usd"))
-    a.why_search = "the cost rises and falls along the values run";
+  if (a.why_search.empty() && goal == SizeGoal::cheapest && !monotone(done, "total_with_lost_gpu_usd"))
+    a.why_search = "the cost with lost GPU time rises and falls along the values run";
   if (!a.why_search.empty() && !search_if_not_monotone) {
     for (const auto& [i, r] : done)
       a.runs.push_back(r);
@@ -169,7 +169,7 @@ SizeAnswer size_search(size_t values, const SizeTarget& target, SizeGoal goal, s
       best = i;
     else if (goal == SizeGoal::largest)
       best = std::max(*best, i);
-    else if (value_of(done, i, "total_usd").value_or(0) < value_of(done, *best, "total_usd").value_or(0))
+    else if (value_of(done, i, "total_with_lost_gpu_usd").value_or(0) < value_of(done, *best, "total_with_lost_gpu_usd").value_or(0))
       best = i;
   }
   if (best) {

@@ -41,7 +41,7 @@ struct SizeAnswer {
 };
 
 // `run_batch(indices)` runs those values (at once) and returns each one's metrics, in the same order. Costs come
-// from the "total_usd" metric.
+// from the "total_with_lost_gpu_usd" metric (spend plus the GPU time lost to stalls and failures).
 // With `search_if_not_monotone` false, a metric that rises and falls ends the search without an answer (the
 // message says why) instead of running every value: `aisim validate`'s ranges run to thousands of values.
 SizeAnswer size_search(size_t values, const SizeTarget& target, SizeGoal goal, size_t batch,

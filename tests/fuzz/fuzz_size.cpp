@@ -66,7 +66,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       aisim::fuzz::require(ran.insert(i).second, "the search ran a value twice");
       SizeRun r{i, {}};
       if (!failing.contains(i))
-        r.metrics = {{"gpu_utilization_fraction", metric[i]}, {"total_usd", cost[i]}};
+        r.metrics = {{"gpu_utilization_fraction", metric[i]}, {"total_with_lost_gpu_usd", cost[i]}};
       out.push_back(r);
     }
     return out;

@@ -37,6 +37,7 @@ for col, path in enumerate(sys.argv[2:]):
     r = json.load(open(path))
     expect('GPU utilization', col, f\"{100 * r['gpu']['utilization']:.2f} %\")
     expect('total cost over the horizon', col, '$' + format(round(r['cost']['total_usd']), ','))
+    expect('cost with lost GPU time', col, '$' + format(round(r['cost']['total_with_lost_gpu_usd']), ','))
     expect('data-loss events', col, str(len(r['failures']['data_loss_events'])))
 if len(rows) < 10:
     sys.exit(f'only {len(rows)} headline rows drawn')

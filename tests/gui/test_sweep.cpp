@@ -35,7 +35,7 @@ TEST_CASE("sweep: one parameter charted with its knee; a clicked point becomes t
   const Json& doc = view.sweep();
   REQUIRE(doc["points"].size() == 8);
   CHECK(view.charted().contains("gpu_utilization_fraction"));
-  CHECK(view.charted().contains("total_usd"));
+  CHECK(view.charted().contains("total_with_lost_gpu_usd"));
   const auto util = view.chart_points("gpu_utilization_fraction");
   REQUIRE(util.size() == 8);
   for (size_t i = 0; i < util.size(); ++i) {

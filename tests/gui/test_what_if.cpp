@@ -58,10 +58,15 @@ TEST_CASE("what-if: the change of a metric is printed in its unit, relative wher
   const auto c = compare_metric(now, base);
   CHECK(c.text == "+2.45 s (+100.0 %)");
   CHECK(c.better == -1);
-  const Metric cheaper{"total cost over the horizon", 900000.0, "$", false};
-  const Metric dearer{"total cost over the horizon", 1000000.0, "$", false};
+  const Metric cheaper{"cost with lost GPU time", 900000.0, "$", false};
+  const Metric dearer{"cost with lost GPU time", 1000000.0, "$", false};
   CHECK(compare_metric(cheaper, dearer).text == QString::fromUtf8("\u2212$100,000 (\u221210.0 %)"));
   CHECK(compare_metric(cheaper, dearer).better == 1);
+  // Spend that falls is not coloured as better: it falls when GPUs stall too.
+  const Metric spent_less{"total cost over the horizon", 900000.0, "$", false, false};
+  const Metric spent_more{"total cost over the horizon", 1000000.0, "$", false, false};
+  CHECK(compare_metric(spent_less, spent_more).better == 0);
+  CHECK(compare_metric(spent_less, spent_more).text == QString::fromUtf8("\u2212$100,000 (\u221210.0 %)"));
   const Metric from_zero{"data-loss events", 2.0, "events", false};
   const Metric zero{"data-loss events", 0.0, "events", false};
   CHECK(compare_metric(from_zero, zero).text == "+2");

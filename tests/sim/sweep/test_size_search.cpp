@@ -16,7 +16,7 @@ struct Fake {
     std::vector<SizeRun> out;
     for (const size_t i : idx) {
       ++calls;
-      out.push_back({i, {{"m", f(i)}, {"total_usd", 100.0 + static_cast<double>(i)}}});
+      out.push_back({i, {{"m", f(i)}, {"total_with_lost_gpu_usd", 100.0 + static_cast<double>(i)}}});
     }
     return out;
   }
@@ -115,7 +115,7 @@ TEST_CASE("size: a run that fails during the search of every value, or while pla
       std::vector<SizeRun> out;
       for (const size_t i : idx)
         out.push_back(i == failing ? SizeRun{i, {}}
-                                   : SizeRun{i, {{"m", f(i)}, {"total_usd", 100.0 + static_cast<double>(i)}}});
+                                   : SizeRun{i, {{"m", f(i)}, {"total_with_lost_gpu_usd", 100.0 + static_cast<double>(i)}}});
       return out;
     };
   };
@@ -131,7 +131,7 @@ TEST_CASE("size: a run that fails during the search of every value, or while pla
     std::vector<SizeRun> out;
     for (const size_t i : idx) {
       ++calls;
-      out.push_back(i == 4 ? SizeRun{i, {}} : SizeRun{i, {{"m", rising(i)}, {"total_usd", 100.0}}});
+      out.push_back(i == 4 ? SizeRun{i, {}} : SizeRun{i, {{"m", rising(i)}, {"total_with_lost_gpu_usd", 100.0}}});
     }
     return out;
   };

@@ -155,25 +155,30 @@ TEST_CASE("sweep table: headline metrics, the Pareto front and plain-decimal CSV
              {"checkpoints": {"count": 0, "write_s": {"p99": 0}}}],
     "failures": {"lost_usd": {"total": 10}, "data_loss_events": [], "data_lost_by_class": {}},
     "placement": [{"expected_loss_usd_per_year": 5}, {"expected_loss_usd_per_year": null}],
-    "cost": {"capex_usd": 1e6, "opex_per_year_usd": 2e5, "total_usd": 1.6e6, "usd_per_useful_gpu_hour": 1.25},
+    "cost": {"capex_usd": 1e6, "opex_per_year_usd": 2e5, "total_usd": 1.6e6, "total_with_lost_gpu_usd": 1.7e6,
+             "usd_per_useful_gpu_hour": 1.25},
     "sim": {"simulated_s": 86400, "events": 1234}})");
   const auto m = headline_metrics(run);
   CHECK(m.at("gpu_utilization_fraction") == 0.9);
   CHECK(m.at("checkpoint_write_p99_s") == 2.5);
   CHECK(m.at("total_usd") == 1.6e6);
+  CHECK(m.at("total_with_lost_gpu_usd") == 1.7e6);
   CHECK_FALSE(m.contains("expected_loss_usd_per_year")); // only part of the data is priced
   CHECK_FALSE(m.contains("serving_p99_s"));
 
-  // Utilization up, cost down: b dominates a; c is cheaper but slower; d equals b.
+  // Utilization up, cost with lost GPU time down: b dominates a; c is cheaper but slower; d equals b. Spend alone
+  // is no objective: a's spend is the lowest of all (its GPUs stalled, drawing less power), yet it is dominated.
   std::vector<SweepRow> rows(5);
   const std::vector<std::pair<double, double>> uc{{0.90, 200}, {0.95, 150}, {0.80, 100}, {0.95, 150}, {0.99, 300}};
   for (size_t i = 0; i < rows.size(); ++i) {
     rows[i].status = "ok";
-    rows[i].metrics = {{"gpu_utilization_fraction", uc[i].first}, {"total_usd", uc[i].second}};
+    rows[i].metrics = {
+        {"gpu_utilization_fraction", uc[i].first}, {"total_with_lost_gpu_usd", uc[i].second}, {"total_usd", 50}};
   }
+  rows[0].metrics["total_usd"] = 10;
   rows[4].status = "failed";
   const auto objectives = pareto_objectives(rows);
-  CHECK(objectives == std::vector<std::string>{"gpu_utilization_fraction", "total_usd"});
+  CHECK(objectives == std::vector<std::string>{"gpu_utilization_fraction", "total_with_lost_gpu_usd"});
   mark_pareto(rows, objectives);
   CHECK_FALSE(rows[0].pareto);
   CHECK(rows[1].pareto);
