@@ -1058,10 +1058,14 @@ std::string format_summary(const Json& r, const std::string& results_path) {
     o += "  per useful GPU-hour        " + money(c["usd_per_useful_gpu_hour"]) + "\n";
   if (!c["usd_per_1000_requests"].is_null())
     o += "  per 1,000 requests served  " + money(c["usd_per_1000_requests"]) + "\n";
+  if (!c["usd_per_1000_requests_within_slo"].is_null())
+    o += "  per 1,000 within the SLO   " + money(c["usd_per_1000_requests_within_slo"]) + "\n";
   if (!c["usd_per_tb_month"].is_null())
     o += "  storage per TB-month held  " + money(c["usd_per_tb_month"]) + "\n";
   o += "  value of stalled GPU-hours " + money(c["gpu_stalled_usd"]) +
        " (waiting for data, checkpoints or failures; not in the total)\n";
+  o += "  cost with lost GPU time    " + money(c["total_with_lost_gpu_usd"]) +
+       " (the total + stalled GPU-hours: what sweeps, size, compare and the GUI rank by)\n";
   if (c["gpu_unused_usd"].get<double>() >= 0.5)
     o += "  value of unused GPU-hours  " + money(c["gpu_unused_usd"]) + " (no job on them; not in the total)\n";
   std::string classes;
