@@ -192,6 +192,7 @@ int cli_main(int argc, char** argv) {
     if (*run_cmd) {
       run.progress = kProgressModes.at(progress);
       run.self = argv[0];
+      run.command.assign(argv, argv + argc);
       return run_command(run);
     }
     if (*sweep_cmd) {

@@ -6,8 +6,11 @@
 #include "sim/results/results.hpp"
 #include "sim/results/trace.hpp"
 
+#include "models/common/json_reader.hpp"
+#include "models/common/sha256.hpp"
 #include "models/common/units.hpp"
 #include "models/hardware/failure_spec.hpp"
+#include "models/scenario/included_file.hpp"
 #include "models/scenario/scenario_parser.hpp"
 
 #include <cmath>
@@ -155,6 +158,37 @@ std::optional<RunLimits> parse_run_limits(const RunCommand& cmd) {
   return limits;
 }
 
+std::string default_run_folder(const RunCommand& cmd) {
+  std::string stem = std::filesystem::path(cmd.scenario).stem().string();
+  if (!cmd.sets.empty() || cmd.seed >= 0) {
+    std::string what;
+    for (const auto& s : cmd.sets)
+      what += s + "\n";
+    if (cmd.seed >= 0)
+      what += "--seed " + std::to_string(cmd.seed) + "\n";
+    stem += "+" + models::sha256_hex(what).substr(0, 8);
+  }
+  return (std::filesystem::path("results") / stem).string();
+}
+
+models::Json run_inputs(const RunCommand& cmd, const std::vector<std::string>& sets) {
+  std::string why;
+  const auto text = models::read_text_file(cmd.scenario, &why);
+  models::Json overrides = models::Json::array();
+  for (const auto& s : sets) {
+    const auto eq = s.find('=');
+    overrides.push_back({{"pointer", models::shown_as_utf8(s.substr(0, eq))},
+                         {"value", eq == std::string::npos ? "" : models::shown_as_utf8(s.substr(eq + 1))}});
+  }
+  models::Json command = models::Json::array();
+  for (const auto& a : cmd.command)
+    command.push_back(models::shown_as_utf8(a));
+  return {{"command", command},
+          {"scenario_file", models::shown_as_utf8(cmd.scenario)},
+          {"scenario_sha256", text ? models::Json(models::sha256_hex(*text)) : models::Json()},
+          {"overrides", overrides}};
+}
+
 int run_command(const RunCommand& cmd) {
   const auto limits = parse_run_limits(cmd);
   if (!limits)
@@ -177,9 +211,7 @@ int run_command(const RunCommand& cmd) {
   const auto& sc = *loaded.scenario;
   if (!run_fits_in_memory(sc, cmd.scenario))
     return 2;
-  const std::string out_dir =
-      cmd.out_dir.empty() ? (std::filesystem::path("results") / std::filesystem::path(cmd.scenario).stem()).string()
-                          : cmd.out_dir;
+  const std::string out_dir = cmd.out_dir.empty() ? default_run_folder(cmd) : cmd.out_dir;
   // Locked and staged before the simulation: a folder another run is writing, one that cannot be written or
   // replaced, or something of the user's where a file of the set goes, is refused now rather than after hours of
   // simulating (an OutputRefused reaches main, which reports it: exit 2).
@@ -206,7 +238,8 @@ int run_command(const RunCommand& cmd) {
     simulated_copy.simulation.duration.value = run.simulated_s;
   }
   const models::Scenario& simulated = run.stopped ? simulated_copy : sc;
-  const auto results = build_results(simulated, run);
+  auto results = build_results(simulated, run);
+  results["provenance"].update(run_inputs(cmd, sets));
   const std::string results_path = (std::filesystem::path(out_dir) / "results.json").string();
   const std::string csv = build_timeseries_csv(simulated, run);
   set.write("timeseries.csv", csv);

@@ -27,7 +27,15 @@ struct RunCommand {
   bool no_report = false;           // skip report.html (`aisim report DIR` renders it later from the files)
   std::string max_wall;             // non-empty: stop the run after this much wall time ("10min")
   std::string max_events;           // non-empty: stop the run after this many events ("5000000", "5e6")
+  std::vector<std::string> command; // the command line as typed, recorded in results.json's provenance
 };
+
+// The folder a run writes to without --out: results/<scenario file stem>/, or, for a what-if (--set or --seed),
+// results/<stem>+<8 hex digits of the overrides' SHA-256>/, so that it never replaces the base run's results.
+std::string default_run_folder(const RunCommand& cmd);
+// What results.json's provenance records of the inputs: the command line, the scenario file (as given, and its
+// SHA-256), and each override with its value, in the order applied.
+models::Json run_inputs(const RunCommand& cmd, const std::vector<std::string>& sets);
 
 // The exit status of a run a limit stopped.
 constexpr int kExitStopped = 3;

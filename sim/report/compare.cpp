@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <functional>
 #include <optional>
+#include <set>
+#include <string>
 
 namespace aisim::sim {
 
@@ -103,6 +105,32 @@ std::string format_delta(double d, const std::string& unit) {
   return (d >= 0 ? "+" : "-") + format_value(std::fabs(d), unit);
 }
 
+// The inputs that differ: every JSON pointer at which a run's resolved scenario differs from the first run's, with
+// each run's value there (null where it has none), so that a comparison says what was changed before what changed.
+Json differing_inputs(const std::vector<std::pair<std::string, Json>>& runs) {
+  std::set<std::string> paths;
+  const Json none;
+  const auto scenario_of = [&none](const Json& r) -> const Json& { return r.contains("scenario") ? r["scenario"] : none; };
+  for (size_t i = 1; i < runs.size(); ++i)
+    for (const auto& op : Json::diff(scenario_of(runs[0].second), scenario_of(runs[i].second))) {
+      std::string path = op["path"].get<std::string>();
+      if (path.ends_with("/-")) // appended to an array: the array differs
+        path.resize(path.size() - 2);
+      paths.insert(path);
+    }
+  Json out = Json::array();
+  for (const auto& path : paths) {
+    Json values = Json::array();
+    for (const auto& [label, r] : runs) {
+      const Json& sc = scenario_of(r);
+      const Json::json_pointer p(path);
+      values.push_back(sc.contains(p) ? sc.at(p) : Json());
+    }
+    out.push_back({{"pointer", path}, {"values", values}});
+  }
+  return out;
+}
+
 } // namespace
 
 Json compare_runs(const std::vector<std::pair<std::string, Json>>& runs) {
@@ -130,7 +158,7 @@ Json compare_runs(const std::vector<std::pair<std::string, Json>>& runs) {
                     {"values", values},
                     {"best", tie ? Json() : Json(best - values.begin())}});
   }
-  return {{"labels", labels}, {"metrics", rows}, {"not_compared", missing}};
+  return {{"labels", labels}, {"metrics", rows}, {"not_compared", missing}, {"inputs", differing_inputs(runs)}};
 }
 
 std::string format_comparison(const Json& c) {
@@ -162,6 +190,26 @@ std::string format_comparison(const Json& c) {
   for (size_t i = 0; i < n; ++i)
     o += head[1 + i] + ": " + labels[i].get<std::string>() + "\n";
   o += "\n";
+  if (c.contains("inputs") && !c["inputs"].empty()) {
+    // What differs, as each run's value at the pointer; a long value (a whole section) is cut to stay readable.
+    const auto shown = [](const Json& v) {
+      std::string t = v.is_null() ? "(none)" : v.is_string() ? v.get<std::string>() : v.dump();
+      return t.size() > 40 ? t.substr(0, 37) + "..." : t;
+    };
+    o += "inputs that differ (" + std::to_string(c["inputs"].size()) + "):\n";
+    size_t listed = 0;
+    for (const auto& in : c["inputs"]) {
+      if (++listed > 30) {
+        o += "  ... and " + std::to_string(c["inputs"].size() - 30) + " more (compare.html lists them all)\n";
+        break;
+      }
+      o += "  " + in["pointer"].get<std::string>() + ":";
+      for (size_t i = 0; i < in["values"].size(); ++i)
+        o += " " + head[1 + i] + " " + shown(in["values"][i]) + (i + 1 < in["values"].size() ? "," : "");
+      o += "\n";
+    }
+    o += "\n";
+  }
   for (const auto& row : table) {
     std::string line = "  ";
     for (size_t i = 0; i < row.size(); ++i) {

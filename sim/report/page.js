@@ -165,7 +165,13 @@
   function header(r) {
     const sc = r.scenario || {};
     root.append(el("h1", {}, "aisim report: " + (sc.name || "run")));
-    if (sc.description) root.append(el("p", {class: "note"}, sc.description));
+    // A what-if is not the scenario as written: its overrides come first, before the description they may belie.
+    const overrides = get(r, ["provenance", "overrides"], []);
+    if (overrides.length)
+      root.append(el("p", {class: "whatif"}, "what-if: " +
+                      overrides.map((x) => x.pointer + " = " + x.value).join(", ")));
+    if (sc.description) root.append(el("p", {class: "note"}, sc.description + (overrides.length ?
+                                        " (the scenario as written; the what-if above changes it)" : "")));
     const p = r.provenance || {};
     root.append(el("div", {class: "meta"},
       fmt.count(get(r, ["gpu", "count"], 0)) + " GPUs, " + fmt.seconds(get(r, ["sim", "simulated_s"], 0)) +
@@ -462,6 +468,12 @@
     runs.forEach((x, i) => list.append(el("li", {}, letter(i) + ": " + x.label + " (" + (x.name || "?") + ")" +
                                                     (x.description ? ": " + x.description : ""))));
     root.append(list);
+    if (c.inputs && c.inputs.length) {
+      const si = section("Inputs that differ", "Where each run's resolved scenario differs from A's, by JSON pointer: " +
+                         "what was changed, before what changed.");
+      table(si, ["input"].concat(runs.map((_, i) => letter(i))), c.inputs.map((x) => [x.pointer].concat(
+        x.values.map((v) => v === null ? "(none)" : typeof v === "string" ? v : JSON.stringify(v)))), []);
+    }
     const s = section("Side by side", "Green marks the better value of each metric" +
                       (runs.length === 2 ? "; the delta is B - A." : "."));
     const rows = c.metrics.map((m) => {

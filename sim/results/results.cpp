@@ -779,6 +779,16 @@ std::string build_timeseries_csv(const models::Scenario& sc, const RunOutput& ru
   return out;
 }
 
+std::string what_if_line(const Json& r) {
+  const Json::json_pointer at("/provenance/overrides");
+  if (!r.contains(at) || !r.at(at).is_array() || r.at(at).empty())
+    return "";
+  std::string o = "what-if: ";
+  for (const auto& x : r.at(at))
+    o += (o.size() > 9 ? ", " : "") + x.value("pointer", "?") + " = " + x.value("value", "?");
+  return o;
+}
+
 std::string format_summary(const Json& r, const std::string& results_path) {
   using models::Bytes;
   using models::BytesPerSecond;
@@ -790,7 +800,10 @@ std::string format_summary(const Json& r, const std::string& results_path) {
        r["scenario"]["name"].get<std::string>() + ", " + std::to_string(g["count"].get<int>()) + " GPUs, " +
        models::format_duration(Seconds(r["sim"]["simulated_s"].get<double>())) + " simulated in " +
        fmt("%.2f s", r["sim"]["wall_s"].get<double>()) + " (" + std::to_string(r["sim"]["events"].get<uint64_t>()) +
-       " events)\n\n";
+       " events)\n";
+  if (const std::string w = what_if_line(r); !w.empty())
+    o += w + "\n";
+  o += "\n";
   if (r["sim"].contains("stopped")) // the stop is the warnings' first line; a reader must see it before any figure
     o += "STOPPED EARLY: " + r["warnings"].at(0).get<std::string>() + "\n\n";
   o += "GPU time\n";

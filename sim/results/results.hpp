@@ -14,6 +14,10 @@ namespace aisim::sim {
 
 inline constexpr int kResultsSchemaVersion = 1;
 
+// "what-if: /storage/hot/enclosures = 1, ...": the overrides a run was made with (provenance.overrides), or ""
+// for a run of the scenario as written.
+std::string what_if_line(const models::Json& r);
+
 models::Json build_results(const models::Scenario& sc, const RunOutput& run);
 // GPU-time split and storage throughput per time bin of simulation.timeseries_resolution.
 std::string build_timeseries_csv(const models::Scenario& sc, const RunOutput& run);

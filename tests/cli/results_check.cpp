@@ -1,6 +1,6 @@
 // Test helper: checks results.json against the results contract (schema_version 1), or compares two results.
 //   aisim_results_check contract RESULTS.json
-//   aisim_results_check same A.json B.json          identical apart from sim.wall_s
+//   aisim_results_check same A.json B.json          identical apart from sim.wall_s and how the run was invoked
 //   aisim_results_check agree A.json B.json TOL     key metrics within a relative tolerance
 //   aisim_results_check metrics SCENARIO R.json     R's key metrics as JSON, to keep (tests/cli/golden/)
 //   aisim_results_check match KEPT.json R.json TOL  R's key metrics within a relative tolerance of those kept
@@ -680,11 +680,16 @@ int main(int argc, char** argv) {
     Json a = load(argv[2]), b = load(argv[3]);
     for (Json* r : {&a, &b}) {
       (*r)["sim"].erase("wall_s");
+      // How the run was invoked (the command line with its --out, the file's path as typed, the overrides as
+      // spelled: --seed 7 or --set /simulation/seed=7) is not a result; the file's content hash is kept.
+      for (const char* k : {"command", "scenario_file", "overrides"})
+        (*r)["provenance"].erase(k);
       if (mode == "same-model")
         (*r)["provenance"].erase("git_commit");
     }
     if (a.dump(2) != b.dump(2)) {
-      std::printf("FAIL: results differ beyond sim.wall_s%s\n", mode == "same" ? "" : " and provenance.git_commit");
+      std::printf("FAIL: results differ beyond sim.wall_s, the invocation%s\n",
+                  mode == "same" ? "" : " and provenance.git_commit");
       return 1;
     }
     return 0;
