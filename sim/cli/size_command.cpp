@@ -108,6 +108,7 @@ int size_command(const SizeCommand& cmd) {
                                            : fs::path(cmd.out_dir);
   // Held until the search ends, so that a second sizing, sweep or run into the folder is refused (an OutputError
   // reaches main, which reports it: exit 1).
+  const bool existed = fs::exists(out);
   const FolderLock lock(out);
   std::error_code ec;
   fs::remove_all(out / "points", ec); // no run of another sizing may pass for this one's
@@ -283,6 +284,22 @@ int size_command(const SizeCommand& cmd) {
          " (misses by " + margin(*target, r->metrics.at(target->metric)).substr(1) + "), cost with lost GPU time " +
          format_metric("total_with_lost_gpu_usd", cost_of(r)) + "\n";
   }
+  if (!answer.found && !failed_run) {
+    // No value meets the target: an answer to the question as asked, given with exit 2, and like every exit 2 it
+    // leaves nothing behind (the runs' folders go; a folder this sizing created goes with them).
+    fs::remove_all(out / "points", ec);
+    fs::remove(out / "size.json", ec);
+    if (!existed)
+      fs::remove(out, ec); // only if empty: never what was there before
+    std::fputs(o.c_str(), stdout);
+    if (const auto v = value_of(answer.index, target->metric))
+      std::cerr << "aisim: --target " << cmd.target << ": no value in the range meets it; the best reached is "
+                << format_metric(target->metric, *v) << " at " << where(plan, answer.index)
+                << "; nothing was written\n";
+    else
+      std::cerr << "aisim: --target " << cmd.target << ": no value in the range meets it; nothing was written\n";
+    return 2;
+  }
   write_file_atomically((out / "size.json").string(), doc.dump(2) + "\n");
   o += "size.json: " + (out / "size.json").string() + "\n";
   std::fputs(o.c_str(), stdout);
@@ -292,12 +309,7 @@ int size_command(const SizeCommand& cmd) {
     std::cerr << "aisim: " << answer.message << "\n";
     return 1;
   }
-  if (const auto v = value_of(answer.index, target->metric))
-    std::cerr << "aisim: --target " << cmd.target << ": no value in the range meets it; the best reached is "
-              << format_metric(target->metric, *v) << " at " << where(plan, answer.index) << "\n";
-  else
-    std::cerr << "aisim: --target " << cmd.target << ": no value in the range meets it\n";
-  return 2;
+  return 1; // unreachable: found, a failed run or no value meeting the target are the three outcomes
 }
 
 } // namespace aisim::sim

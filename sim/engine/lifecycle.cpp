@@ -257,6 +257,9 @@ int Lifecycle::acquire(int storage, double bytes, DataClass cls, int job, int at
     }
     if (ledger_.fits(storage, now, bytes))
       return ledger_.add(storage, now, cls, bytes, job);
+    // Still waiting when the period (or the job's window) ended: the write never happened, and its wait is the
+    // "blocked" event above. The job did not fail for it: it ran until the end as every job does.
+    return -1;
   }
   metrics_->capacity_events.push_back({now, storage, job, "failed_job", bytes, 0.0});
   fail(job, "storage \"" + sc_->storage[storage].name + "\" full: " + models::format_bytes(models::Bytes(bytes)) +

@@ -95,6 +95,24 @@ Json data_services_json(const models::Scenario& sc, const models::StorageSystem&
   return out;
 }
 
+// The job's writes that waited for space on a full system (policies.on_full = block_writes): how many, their waits
+// summed and the longest, and the longest as a share of the job's window. A write still waiting when the period
+// ended never happened; the job ran on (its status stays "ok").
+Json blocked_writes_json(const Metrics& m, int job, double window_s) {
+  int count = 0;
+  double waited = 0, longest = 0;
+  for (const auto& e : m.capacity_events)
+    if (e.job == job && e.action == "blocked") {
+      ++count;
+      waited += e.waited_s;
+      longest = std::max(longest, e.waited_s);
+    }
+  return {{"count", count},
+          {"waited_s", waited},
+          {"longest_s", longest},
+          {"longest_fraction_of_window", window_s > 0 ? std::min(1.0, longest / window_s) : 0.0}};
+}
+
 // An inference fleet's cold starts and serving latency; latencies are null where storage could not keep up.
 Json inference_json(const models::InferenceSpec& spec, const JobMetrics& jm) {
   const auto finite = [](double v) { return std::isfinite(v) ? Json(v) : Json(); };
@@ -423,6 +441,7 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
            {"interval_s", jm.interval_s.empty() ? 0.0 : jm.interval_s.back()},
            {"optimal_interval", interval_advice(sc, job, jm)}}},
          {"status", jm.failure.empty() ? "ok" : "failed"},
+         {"blocked_writes", blocked_writes_json(run.metrics, static_cast<int>(j), life_gpu_s / std::max(1, job.gpus))},
          {"failure", jm.failure.empty() ? Json() : Json(jm.failure)},
          {"start_s", job.start.value},
          {"end_s", jm.end_s},
