@@ -2,6 +2,7 @@
 
 #include "sim/report/compare.hpp"
 #include "sim/report/report.hpp"
+#include "sim/results/replicas.hpp"
 #include "sim/results/results.hpp"
 
 #include <cstdio>
@@ -39,6 +40,17 @@ FolderPage render_folder_page(const std::string& dir) {
   const auto results = read_results(dir, &out.why);
   if (results.is_discarded())
     return out;
+  // A replica set (`aisim run --replicas`): its statistics, no time series of its own.
+  if (results.is_object() && results.value("kind", "") == "replicas") {
+    try {
+      out.html = render_replicas(results, replica_rows(results));
+    } catch (const models::Json::exception& e) {
+      out.why = (fs::path(dir) / "results.json").string() + ": a value aisim cannot read (" + e.what() + ")";
+      return out;
+    }
+    out.file_name = "report.html";
+    return out;
+  }
   const auto csv_path = fs::path(dir) / "timeseries.csv";
   std::ifstream in(csv_path, std::ios::binary);
   std::error_code ec;

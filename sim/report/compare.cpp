@@ -1,5 +1,6 @@
 #include "sim/report/compare.hpp"
 
+#include "models/common/json_reader.hpp"
 #include "models/common/units.hpp"
 
 #include <algorithm>
@@ -16,43 +17,87 @@ using models::Json;
 
 namespace {
 
+bool is_replica_set(const Json& r) { return r.is_object() && r.value("kind", "") == "replicas"; }
+
+// A replica set's statistics of one results.json pointer (mean, ci95_low, ci95_high, ...), or null.
+const Json* stats_at(const Json& r, const std::string& pointer) {
+  if (!is_replica_set(r) || !r.contains("metrics") || !r["metrics"].is_object())
+    return nullptr;
+  const auto it = r["metrics"].find(pointer);
+  return it != r["metrics"].end() && it->is_object() && it->contains("mean") && (*it)["mean"].is_number() ? &*it
+                                                                                                           : nullptr;
+}
+
+// A run's number at a pointer; a replica set's mean there.
 std::optional<double> number_at(const Json& r, const std::string& pointer) {
+  if (is_replica_set(r)) {
+    const Json* s = stats_at(r, pointer);
+    return s ? std::optional<double>((*s)["mean"].get<double>()) : std::nullopt;
+  }
   const Json::json_pointer p(pointer);
   if (!r.contains(p) || !r.at(p).is_number())
     return std::nullopt;
   return r.at(p).get<double>();
 }
 
+using Interval = std::pair<double, double>;
+
+// Where the value lies at 95 %: a replica set's interval, a single run's value itself.
+std::optional<Interval> interval_at(const Json& r, const std::string& pointer) {
+  if (const Json* s = stats_at(r, pointer); s && s->contains("ci95_low") && (*s)["ci95_low"].is_number())
+    return Interval{(*s)["ci95_low"].get<double>(), (*s)["ci95_high"].get<double>()};
+  if (const auto v = number_at(r, pointer))
+    return Interval{*v, *v};
+  return std::nullopt;
+}
+
 struct Metric {
   std::string label, unit, better;
   std::function<std::optional<double>(const Json&)> read;
+  std::function<std::optional<Interval>(const Json&)> interval; // absent where no replica set reports one
 };
 
 std::vector<Metric> metrics_of(const std::vector<std::pair<std::string, Json>>& runs) {
-  const auto at = [](std::string pointer) { return [pointer](const Json& r) { return number_at(r, pointer); }; };
+  const auto at_ = [](std::string pointer) { return [pointer](const Json& r) { return number_at(r, pointer); }; };
+  const auto in_ = [](std::string pointer) { return [pointer](const Json& r) { return interval_at(r, pointer); }; };
+  const auto metric = [&](std::string label, std::string unit, std::string better, std::string pointer) {
+    return Metric{std::move(label), std::move(unit), std::move(better), at_(pointer), in_(pointer)};
+  };
   std::vector<Metric> m{
-      {"GPU utilization", "fraction", "max", at("/gpu/utilization")},
-      {"data stall", "fraction", "min", at("/gpu/stall/data")},
-      {"checkpoint stall", "fraction", "min", at("/gpu/stall/checkpoint")},
-      {"failure", "fraction", "min", at("/gpu/stall/failure")},
+      metric("GPU utilization", "fraction", "max", "/gpu/utilization"),
+      metric("data stall", "fraction", "min", "/gpu/stall/data"),
+      metric("checkpoint stall", "fraction", "min", "/gpu/stall/checkpoint"),
+      metric("failure", "fraction", "min", "/gpu/stall/failure"),
       // Spend falls when GPUs stall (less energy): it is shown, but the run that wins on money is the one with
       // the lowest cost with lost GPU time.
-      {"total cost (spend)", "usd", "", at("/cost/total_usd")},
-      {"cost with lost GPU time", "usd", "min", at("/cost/total_with_lost_gpu_usd")},
-      {"cost per useful GPU-hour", "usd", "min", at("/cost/usd_per_useful_gpu_hour")},
-      {"storage cost", "usd", "min", at("/cost/storage/total_usd")},
-      {"storage bought", "usd", "min", at("/cost/storage/capex_usd")},
-      {"value of stalled GPU-hours", "usd", "min", at("/cost/gpu_stalled_usd")},
+      metric("total cost (spend)", "usd", "", "/cost/total_usd"),
+      metric("cost with lost GPU time", "usd", "min", "/cost/total_with_lost_gpu_usd"),
+      metric("cost per useful GPU-hour", "usd", "min", "/cost/usd_per_useful_gpu_hour"),
+      metric("storage cost", "usd", "min", "/cost/storage/total_usd"),
+      metric("storage bought", "usd", "min", "/cost/storage/capex_usd"),
+      metric("value of stalled GPU-hours", "usd", "min", "/cost/gpu_stalled_usd"),
   };
-  // Per job, by name, for the jobs of the first run: checkpoint times where the job wrote checkpoints.
-  if (runs.empty() || !runs[0].second.contains("jobs") || !runs[0].second["jobs"].is_array())
-    return m;
-  for (const auto& job : runs[0].second["jobs"]) {
-    if (!job.contains("name") || !job["name"].is_string())
-      continue;
-    const std::string name = job["name"].get<std::string>();
-    const auto of_job = [name](std::string key) {
-      return [name, key](const Json& r) -> std::optional<double> {
+  // Per job, by name, for the jobs of the first run (a replica set's: its scenario's workloads): checkpoint times
+  // where the job wrote checkpoints. A replica set keeps each job's utilization and checkpoint p99 by name.
+  std::vector<std::string> names;
+  if (!runs.empty()) {
+    const Json& first = runs[0].second;
+    const Json* jobs = is_replica_set(first) ? (first.contains("scenario") && first["scenario"].contains("workloads")
+                                                    ? &first["scenario"]["workloads"]
+                                                    : nullptr)
+                                             : (first.contains("jobs") ? &first["jobs"] : nullptr);
+    if (jobs && jobs->is_array())
+      for (const auto& job : *jobs)
+        if (job.contains("name") && job["name"].is_string())
+          names.push_back(job["name"].get<std::string>());
+  }
+  for (const auto& name : names) {
+    // `key` in a run's jobs[] entry; `kept` under /jobs/NAME/ in a replica set's metrics ("" where it keeps none).
+    const auto of_job = [name](std::string key, std::string kept) {
+      const std::string pointer = "/jobs/" + models::pointer_token(name) + "/" + kept;
+      const auto read = [name, key, kept, pointer](const Json& r) -> std::optional<double> {
+        if (is_replica_set(r))
+          return kept.empty() ? std::nullopt : number_at(r, pointer);
         if (!r.contains("jobs") || !r["jobs"].is_array())
           return std::nullopt;
         for (const auto& j : r["jobs"])
@@ -64,10 +109,21 @@ std::vector<Metric> metrics_of(const std::vector<std::pair<std::string, Json>>& 
           }
         return std::nullopt;
       };
+      const auto interval = [read, pointer](const Json& r) -> std::optional<Interval> {
+        if (const Json* st = stats_at(r, pointer); st && st->contains("ci95_low"))
+          return Interval{(*st)["ci95_low"].get<double>(), (*st)["ci95_high"].get<double>()};
+        if (const auto v = read(r))
+          return Interval{*v, *v};
+        return std::nullopt;
+      };
+      return std::pair{read, interval};
     };
-    m.push_back({"utilization of " + name, "fraction", "max", of_job("/utilization")});
-    m.push_back({"checkpoint write mean, " + name, "s", "min", of_job("/checkpoints/write_s/mean")});
-    m.push_back({"checkpoint write p99, " + name, "s", "min", of_job("/checkpoints/write_s/p99")});
+    const auto [u, ui] = of_job("/utilization", "utilization");
+    const auto [w, wi] = of_job("/checkpoints/write_s/mean", "");
+    const auto [p, pi] = of_job("/checkpoints/write_s/p99", "checkpoint_write_p99_s");
+    m.push_back({"utilization of " + name, "fraction", "max", u, ui});
+    m.push_back({"checkpoint write mean, " + name, "s", "min", w, wi});
+    m.push_back({"checkpoint write p99, " + name, "s", "min", p, pi});
   }
   // Risk where the runs have placement advice: the expected yearly loss of everything they advise on.
   m.push_back({"expected data loss a year", "usd", "min", [](const Json& r) -> std::optional<double> {
@@ -81,7 +137,8 @@ std::vector<Metric> metrics_of(const std::vector<std::pair<std::string, Json>>& 
                    sum += *v;
                  }
                  return sum;
-               }});
+               },
+               nullptr});
   return m;
 }
 
@@ -152,11 +209,31 @@ Json compare_runs(const std::vector<std::pair<std::string, Json>>& runs) {
     const bool tie = m.better.empty() || std::all_of(values.begin(), values.end(), [&](double v) {
       return format_value(v, m.unit) == format_value(values[0], m.unit);
     });
-    rows.push_back({{"label", m.label},
-                    {"unit", m.unit},
-                    {"better", m.better},
-                    {"values", values},
-                    {"best", tie ? Json() : Json(best - values.begin())}});
+    // Replica sets: no winner either where the best one's 95 % interval overlaps another run's (a single run's
+    // interval is its value).
+    bool within = false;
+    Json intervals = Json::array();
+    if (m.interval && std::any_of(runs.begin(), runs.end(), [](const auto& x) { return is_replica_set(x.second); })) {
+      std::vector<std::optional<Interval>> in;
+      for (const auto& [label, r] : runs) {
+        in.push_back(m.interval(r));
+        intervals.push_back(in.back() ? Json::array({in.back()->first, in.back()->second}) : Json());
+      }
+      const size_t b = static_cast<size_t>(best - values.begin());
+      for (size_t i = 0; i < in.size() && !tie; ++i)
+        if (i != b && in[i] && in[b] && in[i]->first <= in[b]->second && in[b]->first <= in[i]->second)
+          within = true;
+    }
+    Json row = {{"label", m.label},
+                {"unit", m.unit},
+                {"better", m.better},
+                {"values", values},
+                {"best", tie || within ? Json() : Json(best - values.begin())}};
+    if (!intervals.empty()) {
+      row["ci95"] = intervals;
+      row["indistinguishable"] = within;
+    }
+    rows.push_back(row);
   }
   return {{"labels", labels}, {"metrics", rows}, {"not_compared", missing}, {"inputs", differing_inputs(runs)}};
 }
@@ -175,11 +252,19 @@ std::string format_comparison(const Json& c) {
   for (const auto& m : c["metrics"]) {
     const std::string unit = m["unit"].get<std::string>();
     std::vector<std::string> row{m["label"].get<std::string>()};
-    for (const auto& v : m["values"])
-      row.push_back(format_value(v.get<double>(), unit));
+    for (size_t i = 0; i < m["values"].size(); ++i) {
+      std::string cell = format_value(m["values"][i].get<double>(), unit);
+      // A replica set's mean with its 95 % half-width.
+      if (m.contains("ci95") && m["ci95"][i].is_array() && m["ci95"][i][0] != m["ci95"][i][1])
+        cell += " ± " + format_value((m["ci95"][i][1].get<double>() - m["ci95"][i][0].get<double>()) / 2, unit);
+      row.push_back(cell);
+    }
     if (n == 2)
       row.push_back(format_delta(m["values"][1].get<double>() - m["values"][0].get<double>(), unit));
-    row.push_back(m["better"] == "" ? "-" : m["best"].is_null() ? "same" : head[1 + m["best"].get<size_t>()]);
+    row.push_back(m["better"] == "" ? "-"
+                  : m.value("indistinguishable", false) ? "not distinguishable at 95 %"
+                  : m["best"].is_null()                 ? "same"
+                                                        : head[1 + m["best"].get<size_t>()]);
     table.push_back(row);
   }
   std::vector<size_t> w(head.size(), 0);

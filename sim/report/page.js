@@ -478,13 +478,17 @@
                       (runs.length === 2 ? "; the delta is B - A." : "."));
     const rows = c.metrics.map((m) => {
       const f = fmt[UNIT[m.unit]];
-      const row = [m.label].concat(m.values.map((v, i) => ({v: f(v), cls: m.best === i ? "win" : ""})));
+      // A replica set's mean with its 95 % half-width.
+      const pm = (i) => m.ci95 && m.ci95[i] && m.ci95[i][0] !== m.ci95[i][1] ?
+        " \u00b1 " + f((m.ci95[i][1] - m.ci95[i][0]) / 2) : "";
+      const row = [m.label].concat(m.values.map((v, i) => ({v: f(v) + pm(i), cls: m.best === i ? "win" : ""})));
       if (runs.length === 2) {
         const delta = m.values[1] - m.values[0];
         row.push(m.unit === "fraction" ? (delta >= 0 ? "+" : "") + num(100 * delta, 1) + " pt"
                                        : (delta >= 0 ? "+" : "-") + f(Math.abs(delta)));
       }
-      row.push(!m.better ? "-" : m.best === null ? "same" : letter(m.best));
+      row.push(!m.better ? "-" : m.indistinguishable ? "not distinguishable at 95 %" :
+               m.best === null ? "same" : letter(m.best));
       return row;
     });
     const numeric = runs.map((_, i) => i + 1).concat(runs.length === 2 ? [runs.length + 1] : []);
@@ -673,8 +677,37 @@
     }
   }
 
+  // ---- a replica set ------------------------------------------------------------------------------------------
+  function replicas(d) {
+    const a = d.results, rep = a.replicas || {}, runs = rep.runs || [];
+    root.append(el("h1", {}, "aisim replicas: " + get(a, ["scenario", "name"], "run")));
+    if (get(a, ["scenario", "description"])) root.append(el("p", {class: "note"}, a.scenario.description));
+    root.append(el("div", {class: "meta"}, fmt.count(rep.requested) + " replicas (seeds " +
+      (runs.length ? runs[0].seed + "-" + runs[runs.length - 1].seed : "?") + "), " + fmt.count(rep.finished) +
+      " finished" + (rep.interrupted ? ", interrupted" : "") + "; each replica's own report is in its folder"));
+    const s = section("Metrics over the replicas", "Mean with its 95 % confidence half-width (Student's t over the " +
+                      "replicas that finished), and the range the replicas spanned. Metrics zero in every replica " +
+                      "are left out (results.json keeps them).");
+    table(s, ["metric", "mean \u00b1 95 % half-width", "min \u2026 max"],
+          d.rows.map((r) => [r.label, r.mean_text, r.range_text]), [1, 2]);
+    const unit = (p) => p.startsWith("/gpu/") || p.endsWith("/utilization") ? "pct" : p.includes("usd") ? "usd" :
+                        p.endsWith("_s") ? "seconds" : "count";
+    const grid = el("div", {class: "grid2"});
+    s.append(grid);
+    for (const r of d.rows) {
+      const f = fmt[unit(r.pointer)];
+      const bars = [[r.min, r.max]].concat(r.ci95_low === null ? [] : [[r.ci95_low, r.ci95_high]]);
+      chart(grid, {type: "bar", data: {labels: ["min \u2026 max", "95 % interval"].slice(0, bars.length),
+        datasets: [{label: r.label, data: bars, backgroundColor: [PALETTE[0] + "66", STALL_COLORS.compute]}]},
+        options: {indexAxis: "y", plugins: {title: {display: true, text: r.label + ": mean " + r.mean_text},
+                  legend: {display: false}, tooltip: {callbacks: {label: (c) => f(c.raw[0]) + " \u2026 " + f(c.raw[1])}}},
+                  scales: {x: {ticks: {callback: (v) => f(v)}}}}}, true);
+    }
+  }
+
   try {
     if (data.mode === "compare") compare(data);
+    else if (data.mode === "replicas") replicas(data);
     else if (data.mode === "sweep") sweep(data);
     else run(data);
     document.body.setAttribute("data-charts", String(charts.length));

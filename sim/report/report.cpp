@@ -150,6 +150,12 @@ std::string render_report(const Json& results, const Json& timeseries) {
   return page(title_of(results), {{"mode", "run"}, {"results", results}, {"timeseries", timeseries}});
 }
 
+std::string render_replicas(const Json& aggregate, const Json& rows) {
+  const std::string name =
+      aggregate.contains("/scenario/name"_json_pointer) ? aggregate["scenario"]["name"].get<std::string>() : "run";
+  return page("aisim replicas: " + name, {{"mode", "replicas"}, {"results", aggregate}, {"rows", rows}});
+}
+
 std::string render_comparison(const Json& comparison, const std::vector<std::pair<std::string, Json>>& runs) {
   Json list = Json::array();
   for (const auto& [label, results] : runs)

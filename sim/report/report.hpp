@@ -25,6 +25,10 @@ std::string render_report(const models::Json& results, const models::Json& times
 std::string render_comparison(const models::Json& comparison,
                               const std::vector<std::pair<std::string, models::Json>>& runs);
 
+// A replica set's page (report.html of a `--replicas` folder): each metric's mean ± 95 % half-width and range as the
+// summary prints them (`rows`, sim/results/replicas.hpp's replica_rows), and the spread drawn per metric.
+std::string render_replicas(const models::Json& aggregate, const models::Json& rows);
+
 // A sweep's page (sweep.html) from its sweep.json: the Pareto front, each metric against each varied value, the
 // points and the failures. Past 20,000 points it carries the front and an even spread of the rest, and says so.
 std::string render_sweep(const models::Json& sweep);

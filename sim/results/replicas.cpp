@@ -190,6 +190,33 @@ Json aggregate_replicas(const std::vector<ReplicaRun>& runs, bool interrupted) {
   return out;
 }
 
+Json replica_rows(const Json& a) {
+  std::vector<std::pair<int, Json>> rows;
+  for (const auto& [k, m] : a["metrics"].items()) {
+    // Metrics that are zero in every replica say nothing; the file keeps them.
+    if (m["max"].get<double>() == 0 && m["min"].get<double>() == 0)
+      continue;
+    const auto [rank, text] = label(k);
+    rows.emplace_back(rank, Json{{"pointer", k},
+                                 {"label", text},
+                                 {"mean_text", show(k, m["mean"].get<double>()) +
+                                                   (m["half_width"].is_null()
+                                                        ? std::string()
+                                                        : " ± " + show(k, m["half_width"].get<double>()))},
+                                 {"range_text", show(k, m["min"].get<double>()) + " … " + show(k, m["max"].get<double>())},
+                                 {"mean", m["mean"]},
+                                 {"ci95_low", m.value("ci95_low", Json())},
+                                 {"ci95_high", m.value("ci95_high", Json())},
+                                 {"min", m["min"]},
+                                 {"max", m["max"]}});
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  Json out = Json::array();
+  for (auto& [rank, row] : rows)
+    out.push_back(std::move(row));
+  return out;
+}
+
 std::string format_replica_summary(const Json& a, const std::string& results_path) {
   std::string o;
   const auto& rep = a["replicas"];
@@ -209,23 +236,9 @@ std::string format_replica_summary(const Json& a, const std::string& results_pat
     return o;
   }
   o += "\n" + pad("metric", 40, false) + pad("mean ± 95% half-width", 30, true) + "   (min … max over replicas)\n";
-  std::vector<std::tuple<int, std::string, std::string>> rows;
-  for (const auto& [k, m] : a["metrics"].items()) {
-    // Metrics that are zero in every replica say nothing; the file keeps them.
-    if (m["max"].get<double>() == 0 && m["min"].get<double>() == 0)
-      continue;
-    const std::string value =
-        show(k, m["mean"].get<double>()) +
-        (m["half_width"].is_null() ? std::string() : " ± " + show(k, m["half_width"].get<double>()));
-    const auto [rank, text] = label(k);
-    rows.emplace_back(rank, text,
-                      "  " + pad(text, 38, false) + pad(value, 30, true) + "   (" + show(k, m["min"].get<double>()) +
-                          " … " + show(k, m["max"].get<double>()) + ")\n");
-  }
-  std::stable_sort(rows.begin(), rows.end(),
-                   [](const auto& x, const auto& y) { return std::get<0>(x) < std::get<0>(y); });
-  for (const auto& row : rows)
-    o += std::get<2>(row);
+  for (const auto& row : replica_rows(a))
+    o += "  " + pad(row["label"].get<std::string>(), 38, false) + pad(row["mean_text"].get<std::string>(), 30, true) +
+         "   (" + row["range_text"].get<std::string>() + ")\n";
   o += "\nresults: " + results_path + " (each replica's own results in its folder)\n";
   return o;
 }

@@ -27,6 +27,10 @@ struct ReplicaRun {
 // replica (a data class it lost nothing of) counts as 0 there.
 models::Json aggregate_replicas(const std::vector<ReplicaRun>& runs, bool interrupted);
 
+// The set's metrics as the summary prints them, in its order (GPU time, jobs, failures, money), zero ones left out:
+// pointer, label, mean_text ("88.85 % ± 6.47 %"), range_text ("87.31 % … 91.85 %") and the numbers (mean,
+// ci95_low, ci95_high, min, max). The summary and the replica set's report page both show these.
+models::Json replica_rows(const models::Json& aggregate);
 std::string format_replica_summary(const models::Json& aggregate, const std::string& results_path);
 
 } // namespace aisim::sim

@@ -35,6 +35,24 @@ if(NOT rc EQUAL 0)
   message(FATAL_ERROR "replica 3's timeseries.csv differs from the same seed run alone")
 endif()
 
+# A replica folder reads back: `aisim report` draws its statistics (the summary's rows), and `aisim compare` shows
+# means with their half-widths and calls no winner inside the intervals. Seed 7 alone against the set it belongs to:
+# one of three samples lies within 1.16 sd of their mean, inside the 95 % interval (t = 4.30: 2.48 sd).
+execute_process(COMMAND "${AISIM}" report "${OUT}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+file(READ "${OUT}/report.html" page)
+string(FIND "${page}" "\"mode\":\"replicas\"" mode)
+string(FIND "${page}" "\"label\":\"GPU utilization\"" row)
+if(NOT rc EQUAL 0 OR mode EQUAL -1 OR row EQUAL -1)
+  message(FATAL_ERROR "aisim report on a replica folder: exit ${rc}, page mode/rows found: ${mode} ${row}\n${err}")
+endif()
+execute_process(COMMAND "${AISIM}" compare "${OUT}" "${OUT}-seed7" --out "${OUT}-cmp" RESULT_VARIABLE rc
+                OUTPUT_VARIABLE cmp ERROR_VARIABLE err)
+string(REGEX MATCH "\n  GPU utilization +[0-9.]+ % ± [0-9.]+ % +[0-9.]+ % +[-+][0-9.]+ pt +not distinguishable at 95 %\n"
+       util_row "${cmp}")
+if(NOT rc EQUAL 0 OR NOT util_row)
+  message(FATAL_ERROR "aisim compare of a replica set and one of its runs:\n${cmp}${err}")
+endif()
+
 foreach(bad "--replicas;0" "--replicas;10001" "--replicas;2;-j;0")
   file(REMOVE_RECURSE "${OUT}-bad")
   execute_process(COMMAND "${AISIM}" run "${SCENARIO}" ${bad} --out "${OUT}-bad" RESULT_VARIABLE rc
