@@ -41,8 +41,8 @@ struct StorageUsage {
 // What the run did as a whole, for the cost per unit of work.
 struct RunTotals {
   double simulated_s = 0;
-  double requests = 0; // inference requests served
-  bool trains = false; // a training or fine-tuning job: GPU-hours that make models
+  double requests = 0;            // inference requests served
+  bool trains = false;            // a training or fine-tuning job: GPU-hours that make models
   double requests_within_slo = 0; // of the requests, those whose reads met the fleet's SLO (the reads' attainment)
 };
 
@@ -90,11 +90,11 @@ struct CostBreakdown {
   std::string extrapolation; // Costs::extrapolation
   double windows = 1;        // how many simulated periods the horizon holds
   double useful_gpu_hours = 0;
-  double usd_per_useful_gpu_hour = 0;    // 0 when no job trains (then the other units apply)
-  double usd_per_1000_requests = 0;      // inference: 0 when none served
+  double usd_per_useful_gpu_hour = 0;          // 0 when no job trains (then the other units apply)
+  double usd_per_1000_requests = 0;            // inference: 0 when none served
   double usd_per_1000_requests_within_slo = 0; // inference: the same per request that met the SLO; 0 when none did
-  double usd_per_tb_month = 0;           // storage: its total per TB held per month; 0 when nothing is held
-  std::vector<ComponentCost> components; // node groups first, then storage systems, in scenario order
+  double usd_per_tb_month = 0;                 // storage: its total per TB held per month; 0 when nothing is held
+  std::vector<ComponentCost> components;       // node groups first, then storage systems, in scenario order
   // Storage cost per data class: each system's total shared by the classes' average share of its capacity; the
   // capacity no class used is `unused`, an object tier's retrieval is `retrieval`.
   std::array<Dollars, kDataClasses> storage_by_class{};

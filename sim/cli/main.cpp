@@ -87,8 +87,9 @@ int cli_main(int argc, char** argv) {
   sweep_cmd->add_option("--range", sweep.range, "With --sensitivity: the low/high of inputs without their own (±20%)")
       ->needs(sens_opt);
   sweep_cmd
-      ->add_option("--metric", sweep.metric,
-                   "With --sensitivity: the sweep.csv metric to rank by (default gpu_utilization_fraction)")
+      ->add_option(
+          "--metric", sweep.metric,
+          "With --sensitivity: the sweep.csv metric to rank by (default total_with_lost_gpu_usd, the money objective)")
       ->needs(sens_opt);
   sweep_cmd->add_option("--set", sweep.sets, "Override a value in every point: /json/pointer=value (repeatable)")
       ->allow_extra_args(false);

@@ -220,8 +220,7 @@ int run_command(const RunCommand& cmd) {
     will_write.push_back("report.html");
   std::error_code ec;
   const auto trace_path = std::filesystem::weakly_canonical(std::filesystem::absolute(cmd.trace, ec), ec);
-  const auto out_path =
-      std::filesystem::weakly_canonical(std::filesystem::absolute(out_dir, ec), ec);
+  const auto out_path = std::filesystem::weakly_canonical(std::filesystem::absolute(out_dir, ec), ec);
   const bool trace_in_set = !cmd.trace.empty() && trace_path.parent_path() == out_path;
   if (trace_in_set)
     will_write.push_back(trace_path.filename().string());

@@ -28,8 +28,7 @@ int run_replicas(const RunCommand& cmd) {
     return 2;
   const unsigned long long base =
       cmd.seed >= 0 ? static_cast<unsigned long long>(cmd.seed) : loaded.scenario->simulation.seed;
-  const fs::path out =
-      cmd.out_dir.empty() ? fs::path(default_run_folder(cmd)) : fs::path(cmd.out_dir);
+  const fs::path out = cmd.out_dir.empty() ? fs::path(default_run_folder(cmd)) : fs::path(cmd.out_dir);
   // The replicas run into the staging folder and the set (their folders and the aggregate) is committed as one.
   // An OutputRefused (a busy or unusable folder, something of the user's in the way) reaches main: exit 2.
   std::vector<std::string> will_write{"results.json"};

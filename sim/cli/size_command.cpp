@@ -161,7 +161,9 @@ int size_command(const SizeCommand& cmd) {
     answer.runs = run_batch(all);
     std::optional<size_t> best;
     const auto cost = [&](size_t i) {
-      return answer.runs[i].metrics.count("total_with_lost_gpu_usd") ? answer.runs[i].metrics.at("total_with_lost_gpu_usd") : 0.0;
+      return answer.runs[i].metrics.count("total_with_lost_gpu_usd")
+                 ? answer.runs[i].metrics.at("total_with_lost_gpu_usd")
+                 : 0.0;
     };
     for (size_t i = 0; i < answer.runs.size(); ++i) {
       const auto& m = answer.runs[i].metrics;
@@ -235,7 +237,8 @@ int size_command(const SizeCommand& cmd) {
     o += "answer: " + where(plan, answer.index) + ": " + format_metric(target->metric, v) + " (margin " +
          margin(*target, v) + ")" +
          (value_of(answer.index, "total_with_lost_gpu_usd")
-              ? ", cost with lost GPU time " + format_metric("total_with_lost_gpu_usd", *value_of(answer.index, "total_with_lost_gpu_usd"))
+              ? ", cost with lost GPU time " +
+                    format_metric("total_with_lost_gpu_usd", *value_of(answer.index, "total_with_lost_gpu_usd"))
               : "") +
          "\n";
   }
@@ -245,9 +248,10 @@ int size_command(const SizeCommand& cmd) {
       doc["answer"] = r;
   std::string method = answer.method + ", " + std::to_string(answer.runs.size()) + " runs of " +
                        std::to_string(plan.points.size()) + " values";
-  method += answer.method == "bisection" ? " (" + target->metric + (goal == SizeGoal::cheapest ? " and cost with lost GPU time" : "") +
-                                               " moved one way over every run made)"
-                                         : " (" + answer.why_search + ")";
+  method += answer.method == "bisection"
+                ? " (" + target->metric + (goal == SizeGoal::cheapest ? " and cost with lost GPU time" : "") +
+                      " moved one way over every run made)"
+                : " (" + answer.why_search + ")";
   o += "method: " + method + "\n";
   if (knee_at && answer.found) {
     o += "knee: " + where(plan, *knee_at) + ": beyond it " + metric->label +

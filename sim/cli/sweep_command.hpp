@@ -18,9 +18,9 @@ struct SweepCommand {
   std::string out_dir; // empty: results/<scenario stem>-sweep/
   std::vector<std::string> sets;
   std::vector<std::string> vary;
-  bool sensitivity = false;                        // one input at a time at its low and high instead of --vary
-  std::string range = "20%";                       // with sensitivity: inputs without their own low/high
-  std::string metric = "gpu_utilization_fraction"; // with sensitivity: the metric ranked
+  bool sensitivity = false;                       // one input at a time at its low and high instead of --vary
+  std::string range = "20%";                      // with sensitivity: inputs without their own low/high
+  std::string metric = "total_with_lost_gpu_usd"; // with sensitivity: the metric ranked (the money objective)
   std::string sample = "grid";
   uint64_t sample_seed = 1;
   long long seed = -1; // -1: the scenario's

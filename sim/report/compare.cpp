@@ -25,7 +25,7 @@ const Json* stats_at(const Json& r, const std::string& pointer) {
     return nullptr;
   const auto it = r["metrics"].find(pointer);
   return it != r["metrics"].end() && it->is_object() && it->contains("mean") && (*it)["mean"].is_number() ? &*it
-                                                                                                           : nullptr;
+                                                                                                          : nullptr;
 }
 
 // A run's number at a pointer; a replica set's mean there.
@@ -126,7 +126,8 @@ std::vector<Metric> metrics_of(const std::vector<std::pair<std::string, Json>>& 
     m.push_back({"checkpoint write p99, " + name, "s", "min", p, pi});
   }
   // Risk where the runs have placement advice: the expected yearly loss of everything they advise on.
-  m.push_back({"expected data loss a year", "usd", "min", [](const Json& r) -> std::optional<double> {
+  m.push_back({"expected data loss a year", "usd", "min",
+               [](const Json& r) -> std::optional<double> {
                  if (!r.contains("placement") || !r["placement"].is_array() || r["placement"].empty())
                    return std::nullopt;
                  double sum = 0;
@@ -167,7 +168,9 @@ std::string format_delta(double d, const std::string& unit) {
 Json differing_inputs(const std::vector<std::pair<std::string, Json>>& runs) {
   std::set<std::string> paths;
   const Json none;
-  const auto scenario_of = [&none](const Json& r) -> const Json& { return r.contains("scenario") ? r["scenario"] : none; };
+  const auto scenario_of = [&none](const Json& r) -> const Json& {
+    return r.contains("scenario") ? r["scenario"] : none;
+  };
   for (size_t i = 1; i < runs.size(); ++i)
     for (const auto& op : Json::diff(scenario_of(runs[0].second), scenario_of(runs[i].second))) {
       std::string path = op["path"].get<std::string>();
@@ -207,8 +210,8 @@ Json compare_runs(const std::vector<std::pair<std::string, Json>>& runs) {
                                         : std::min_element(values.begin(), values.end());
     // Values that print the same are the same to a reader: no winner on a difference nobody can see.
     const bool tie = m.better.empty() || std::all_of(values.begin(), values.end(), [&](double v) {
-      return format_value(v, m.unit) == format_value(values[0], m.unit);
-    });
+                       return format_value(v, m.unit) == format_value(values[0], m.unit);
+                     });
     // Replica sets: no winner either where the best one's 95 % interval overlaps another run's (a single run's
     // interval is its value).
     bool within = false;
@@ -261,7 +264,7 @@ std::string format_comparison(const Json& c) {
     }
     if (n == 2)
       row.push_back(format_delta(m["values"][1].get<double>() - m["values"][0].get<double>(), unit));
-    row.push_back(m["better"] == "" ? "-"
+    row.push_back(m["better"] == ""                     ? "-"
                   : m.value("indistinguishable", false) ? "not distinguishable at 95 %"
                   : m["best"].is_null()                 ? "same"
                                                         : head[1 + m["best"].get<size_t>()]);

@@ -33,8 +33,8 @@ std::map<std::string, double> replica_metrics(const Json& r) {
   for (const char* p :
        {"/gpu/utilization", "/gpu/stall", "/failures/by_component", "/failures/lost_gpu_hours", "/failures/lost_usd",
         "/failures/data_lost_by_class", "/threats/totals/events", "/threats/totals/saved_bytes",
-        "/threats/totals/lost_bytes", "/cost/total_usd", "/cost/total_with_lost_gpu_usd", "/cost/capex_usd", "/cost/opex_per_year_usd",
-        "/cost/usd_per_useful_gpu_hour", "/cost/gpu_stalled_usd"}) {
+        "/threats/totals/lost_bytes", "/cost/total_usd", "/cost/total_with_lost_gpu_usd", "/cost/capex_usd",
+        "/cost/opex_per_year_usd", "/cost/usd_per_useful_gpu_hour", "/cost/gpu_stalled_usd"}) {
     const Json::json_pointer jp(p);
     if (r.contains(jp))
       flatten(r.at(jp), p, m);
@@ -197,18 +197,18 @@ Json replica_rows(const Json& a) {
     if (m["max"].get<double>() == 0 && m["min"].get<double>() == 0)
       continue;
     const auto [rank, text] = label(k);
-    rows.emplace_back(rank, Json{{"pointer", k},
-                                 {"label", text},
-                                 {"mean_text", show(k, m["mean"].get<double>()) +
-                                                   (m["half_width"].is_null()
-                                                        ? std::string()
-                                                        : " ± " + show(k, m["half_width"].get<double>()))},
-                                 {"range_text", show(k, m["min"].get<double>()) + " … " + show(k, m["max"].get<double>())},
-                                 {"mean", m["mean"]},
-                                 {"ci95_low", m.value("ci95_low", Json())},
-                                 {"ci95_high", m.value("ci95_high", Json())},
-                                 {"min", m["min"]},
-                                 {"max", m["max"]}});
+    rows.emplace_back(
+        rank, Json{{"pointer", k},
+                   {"label", text},
+                   {"mean_text",
+                    show(k, m["mean"].get<double>()) +
+                        (m["half_width"].is_null() ? std::string() : " ± " + show(k, m["half_width"].get<double>()))},
+                   {"range_text", show(k, m["min"].get<double>()) + " … " + show(k, m["max"].get<double>())},
+                   {"mean", m["mean"]},
+                   {"ci95_low", m.value("ci95_low", Json())},
+                   {"ci95_high", m.value("ci95_high", Json())},
+                   {"min", m["min"]},
+                   {"max", m["max"]}});
   }
   std::stable_sort(rows.begin(), rows.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
   Json out = Json::array();

@@ -607,9 +607,8 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
                // A unit the scenario does not produce has no price: null rather than a misleading figure.
                {"usd_per_useful_gpu_hour", c.usd_per_useful_gpu_hour > 0 ? Json(c.usd_per_useful_gpu_hour) : Json()},
                {"usd_per_1000_requests", c.usd_per_1000_requests > 0 ? Json(c.usd_per_1000_requests) : Json()},
-               {"usd_per_1000_requests_within_slo", c.usd_per_1000_requests_within_slo > 0
-                                                        ? Json(c.usd_per_1000_requests_within_slo)
-                                                        : Json()},
+               {"usd_per_1000_requests_within_slo",
+                c.usd_per_1000_requests_within_slo > 0 ? Json(c.usd_per_1000_requests_within_slo) : Json()},
                {"usd_per_tb_month", c.usd_per_tb_month > 0 ? Json(c.usd_per_tb_month) : Json()},
                {"storage",
                 {{"capex_usd", c.storage_capex.value},
@@ -994,7 +993,7 @@ std::string format_summary(const Json& r, const std::string& results_path) {
   // A chance as people say it: "2.1 %", for rare ones "1 in 33,550,383", and past a trillion, where the digits
   // are more than anyone reads (erasure codes surviving 16 failures reach 1 in 10^63), "1 in 4.9e+63".
   const auto odds = [](double p) {
-    return p >= 0.001  ? fmt("%.1f %%", 100 * p)
+    return p >= 0.001     ? fmt("%.1f %%", 100 * p)
            : 1 / p < 1e12 ? "1 in " + models::format_count(1 / p)
                           : "1 in " + fmt("%.2g", 1 / p);
   };

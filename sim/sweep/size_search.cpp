@@ -169,7 +169,8 @@ SizeAnswer size_search(size_t values, const SizeTarget& target, SizeGoal goal, s
       best = i;
     else if (goal == SizeGoal::largest)
       best = std::max(*best, i);
-    else if (value_of(done, i, "total_with_lost_gpu_usd").value_or(0) < value_of(done, *best, "total_with_lost_gpu_usd").value_or(0))
+    else if (value_of(done, i, "total_with_lost_gpu_usd").value_or(0) <
+             value_of(done, *best, "total_with_lost_gpu_usd").value_or(0))
       best = i;
   }
   if (best) {

@@ -143,10 +143,9 @@ int contract(const Json& r) {
       const std::string b = "/storage/" + std::to_string(i);
       need(r, b + "/name", &Json::is_string);
       need(r, b + "/kind", &Json::is_string);
-      for (const char* k :
-           {"read_bytes", "write_bytes", "copied_in_bytes", "copied_out_bytes", "peak_read_Bps", "peak_write_Bps",
-            "max_flow_Bps", "max_flow_write_Bps", "capacity_bytes", "peak_used_bytes", "read_bytes_after_period",
-            "write_bytes_after_period"})
+      for (const char* k : {"read_bytes", "write_bytes", "copied_in_bytes", "copied_out_bytes", "peak_read_Bps",
+                            "peak_write_Bps", "max_flow_Bps", "max_flow_write_Bps", "capacity_bytes", "peak_used_bytes",
+                            "read_bytes_after_period", "write_bytes_after_period"})
         need_non_negative(r, b + "/" + k);
       // A copy is a write on its target and a read on its source: part of each side's totals.
       const Json& io = r.at(Json::json_pointer(b));
@@ -712,7 +711,8 @@ int main(int argc, char** argv) {
     const Json r = load(argv[3]);
     return timeseries(argv[2], &r);
   }
-  std::fprintf(stderr, "usage: aisim_results_check contract R | same A B | same-model A B | agree A B TOL | "
-                       "metrics SCENARIO R | match KEPT R TOL | replicas DIR N | trace FILE MAX_EVENTS | timeseries CSV [R]\n");
+  std::fprintf(stderr,
+               "usage: aisim_results_check contract R | same A B | same-model A B | agree A B TOL | "
+               "metrics SCENARIO R | match KEPT R TOL | replicas DIR N | trace FILE MAX_EVENTS | timeseries CSV [R]\n");
   return 2;
 }

@@ -6,7 +6,6 @@
 
 #include <catch2/catch.hpp>
 
-
 using namespace aisim::gui;
 using aisim::models::Json;
 

@@ -114,8 +114,9 @@ TEST_CASE("size: a run that fails during the search of every value, or while pla
     return [=](const std::vector<size_t>& idx) {
       std::vector<SizeRun> out;
       for (const size_t i : idx)
-        out.push_back(i == failing ? SizeRun{i, {}}
-                                   : SizeRun{i, {{"m", f(i)}, {"total_with_lost_gpu_usd", 100.0 + static_cast<double>(i)}}});
+        out.push_back(i == failing
+                          ? SizeRun{i, {}}
+                          : SizeRun{i, {{"m", f(i)}, {"total_with_lost_gpu_usd", 100.0 + static_cast<double>(i)}}});
       return out;
     };
   };
