@@ -33,8 +33,9 @@ std::map<std::string, double> replica_metrics(const Json& r) {
   for (const char* p :
        {"/gpu/utilization", "/gpu/stall", "/failures/by_component", "/failures/lost_gpu_hours", "/failures/lost_usd",
         "/failures/data_lost_by_class", "/threats/totals/events", "/threats/totals/saved_bytes",
-        "/threats/totals/lost_bytes", "/cost/total_usd", "/cost/total_with_lost_gpu_usd", "/cost/capex_usd",
-        "/cost/opex_per_year_usd", "/cost/usd_per_useful_gpu_hour", "/cost/gpu_stalled_usd"}) {
+        "/threats/totals/lost_bytes", "/cost/total_usd", "/cost/total_with_lost_gpu_usd", "/cost/storage/total_usd",
+        "/cost/storage/capex_usd", "/cost/capex_usd", "/cost/opex_per_year_usd", "/cost/usd_per_useful_gpu_hour",
+        "/cost/gpu_stalled_usd"}) {
     const Json::json_pointer jp(p);
     if (r.contains(jp))
       flatten(r.at(jp), p, m);
@@ -119,6 +120,10 @@ std::pair<int, std::string> label(const std::string& ptr) {
     return {8, "spend + lost GPU time (the objective)"};
   if (ptr == "/cost/capex_usd")
     return {8, "capital cost"};
+  if (ptr == "/cost/storage/total_usd")
+    return {9, "storage cost over the horizon"};
+  if (ptr == "/cost/storage/capex_usd")
+    return {9, "storage bought"};
   if (ptr == "/cost/usd_per_useful_gpu_hour")
     return {10, "dollars per useful GPU-hour"};
   if (ptr == "/cost/opex_per_year_usd")
