@@ -1,5 +1,7 @@
 #include "models/scenario/scenario_parser.hpp"
 
+#include "models/common/sha256.hpp"
+
 #include "models/hardware/drive_model.hpp"
 #include "models/hardware/gpu_catalog.hpp"
 #include "models/hardware/node_presets.hpp"
@@ -251,13 +253,14 @@ bool apply_override(Json& doc, const std::string& assignment, Diagnostics& diag)
 }
 
 LoadedScenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
-  LoadedScenario out{std::nullopt, Diagnostics(path)};
+  LoadedScenario out{std::nullopt, Diagnostics(path), {}};
   std::string why;
   auto text = read_text_file(path, &why);
   if (!text) {
     out.diagnostics.error("", why);
     return out;
   }
+  out.file_sha256 = sha256_hex(*text);
   auto doc = parse_json_text(*text, out.diagnostics);
   if (!doc)
     return out;
@@ -266,15 +269,17 @@ LoadedScenario load_scenario(const std::string& path, const std::vector<std::str
   // Validate even when an override could not be applied, so every problem is reported in one run.
   const auto base = std::filesystem::path(path).parent_path().string();
   auto parsed = parse_scenario(std::move(*doc), path, base.empty() ? "." : base);
-  if (!out.diagnostics.has_errors())
+  if (!out.diagnostics.has_errors()) {
+    parsed.file_sha256 = out.file_sha256;
     return parsed;
+  }
   for (const auto& d : parsed.diagnostics.items())
     out.diagnostics.add(d);
   return out;
 }
 
 LoadedScenario parse_scenario(Json doc, const std::string& file, const std::string& base_dir) {
-  LoadedScenario out{std::nullopt, Diagnostics(file)};
+  LoadedScenario out{std::nullopt, Diagnostics(file), {}};
   Diagnostics& diag = out.diagnostics;
   Scenario sc;
   sc.file = file;

@@ -14,6 +14,7 @@ namespace aisim::models {
 struct LoadedScenario {
   std::optional<Scenario> scenario; // empty when there were errors
   Diagnostics diagnostics;
+  std::string file_sha256; // load_scenario: the SHA-256 of the very bytes it read (results.json's provenance)
 };
 
 // Reads `path`, applies each "/json/pointer=value" override in order, then validates.

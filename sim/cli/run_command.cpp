@@ -10,7 +10,6 @@
 #include "models/common/sha256.hpp"
 #include "models/common/units.hpp"
 #include "models/hardware/failure_spec.hpp"
-#include "models/scenario/included_file.hpp"
 #include "models/scenario/scenario_parser.hpp"
 
 #include <cmath>
@@ -171,9 +170,7 @@ std::string default_run_folder(const RunCommand& cmd) {
   return (std::filesystem::path("results") / stem).string();
 }
 
-models::Json run_inputs(const RunCommand& cmd, const std::vector<std::string>& sets) {
-  std::string why;
-  const auto text = models::read_text_file(cmd.scenario, &why);
+models::Json run_inputs(const RunCommand& cmd, const std::vector<std::string>& sets, const std::string& file_sha256) {
   models::Json overrides = models::Json::array();
   for (const auto& s : sets) {
     const auto eq = s.find('=');
@@ -185,7 +182,7 @@ models::Json run_inputs(const RunCommand& cmd, const std::vector<std::string>& s
     command.push_back(models::shown_as_utf8(a));
   return {{"command", command},
           {"scenario_file", models::shown_as_utf8(cmd.scenario)},
-          {"scenario_sha256", text ? models::Json(models::sha256_hex(*text)) : models::Json()},
+          {"scenario_sha256", file_sha256},
           {"overrides", overrides}};
 }
 
@@ -238,7 +235,7 @@ int run_command(const RunCommand& cmd) {
   }
   const models::Scenario& simulated = run.stopped ? simulated_copy : sc;
   auto results = build_results(simulated, run);
-  results["provenance"].update(run_inputs(cmd, sets));
+  results["provenance"].update(run_inputs(cmd, sets, loaded.file_sha256));
   const std::string results_path = (std::filesystem::path(out_dir) / "results.json").string();
   const std::string csv = build_timeseries_csv(simulated, run);
   set.write("timeseries.csv", csv);

@@ -33,9 +33,9 @@ struct RunCommand {
 // The folder a run writes to without --out: results/<scenario file stem>/, or, for a what-if (--set or --seed),
 // results/<stem>+<8 hex digits of the overrides' SHA-256>/, so that it never replaces the base run's results.
 std::string default_run_folder(const RunCommand& cmd);
-// What results.json's provenance records of the inputs: the command line, the scenario file (as given, and its
-// SHA-256), and each override with its value, in the order applied.
-models::Json run_inputs(const RunCommand& cmd, const std::vector<std::string>& sets);
+// What results.json's provenance records of the inputs: the command line, the scenario file (as given, and the
+// SHA-256 of what load_scenario read), and each override with its value, in the order applied.
+models::Json run_inputs(const RunCommand& cmd, const std::vector<std::string>& sets, const std::string& file_sha256);
 
 // The exit status of a run a limit stopped.
 constexpr int kExitStopped = 3;

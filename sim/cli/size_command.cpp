@@ -309,11 +309,8 @@ int size_command(const SizeCommand& cmd) {
   std::fputs(o.c_str(), stdout);
   if (answer.found)
     return 0;
-  if (failed_run) {
-    std::cerr << "aisim: " << answer.message << "\n";
-    return 1;
-  }
-  return 1; // unreachable: found, a failed run or no value meeting the target are the three outcomes
+  std::cerr << "aisim: " << answer.message << "\n"; // a run failed (no answer without one returned 2 above)
+  return 1;
 }
 
 } // namespace aisim::sim

@@ -42,26 +42,23 @@ std::optional<double> number_at(const Json& r, const std::string& pointer) {
 
 using Interval = std::pair<double, double>;
 
-// Where the value lies at 95 %: a replica set's interval, a single run's value itself.
-std::optional<Interval> interval_at(const Json& r, const std::string& pointer) {
+// Where a value lies at 95 %: a replica set's interval at `pointer`, else the value itself (a single run's).
+Interval interval_at(const Json& r, const std::string& pointer, double value) {
   if (const Json* s = stats_at(r, pointer); s && s->contains("ci95_low") && (*s)["ci95_low"].is_number())
-    return Interval{(*s)["ci95_low"].get<double>(), (*s)["ci95_high"].get<double>()};
-  if (const auto v = number_at(r, pointer))
-    return Interval{*v, *v};
-  return std::nullopt;
+    return {(*s)["ci95_low"].get<double>(), (*s)["ci95_high"].get<double>()};
+  return {value, value};
 }
 
 struct Metric {
   std::string label, unit, better;
   std::function<std::optional<double>(const Json&)> read;
-  std::function<std::optional<Interval>(const Json&)> interval; // absent where no replica set reports one
+  std::string replica_pointer; // where a replica set keeps it, with its interval; "" where none does
 };
 
 std::vector<Metric> metrics_of(const std::vector<std::pair<std::string, Json>>& runs) {
-  const auto at_ = [](std::string pointer) { return [pointer](const Json& r) { return number_at(r, pointer); }; };
-  const auto in_ = [](std::string pointer) { return [pointer](const Json& r) { return interval_at(r, pointer); }; };
-  const auto metric = [&](std::string label, std::string unit, std::string better, std::string pointer) {
-    return Metric{std::move(label), std::move(unit), std::move(better), at_(pointer), in_(pointer)};
+  const auto metric = [](std::string label, std::string unit, std::string better, std::string pointer) {
+    return Metric{std::move(label), std::move(unit), std::move(better),
+                  [pointer](const Json& r) { return number_at(r, pointer); }, pointer};
   };
   std::vector<Metric> m{
       metric("GPU utilization", "fraction", "max", "/gpu/utilization"),
@@ -93,11 +90,12 @@ std::vector<Metric> metrics_of(const std::vector<std::pair<std::string, Json>>& 
   }
   for (const auto& name : names) {
     // `key` in a run's jobs[] entry; `kept` under /jobs/NAME/ in a replica set's metrics ("" where it keeps none).
-    const auto of_job = [name](std::string key, std::string kept) {
-      const std::string pointer = "/jobs/" + models::pointer_token(name) + "/" + kept;
-      const auto read = [name, key, kept, pointer](const Json& r) -> std::optional<double> {
+    const auto of_job = [name](std::string label, std::string unit, std::string better, std::string key,
+                               std::string kept) {
+      const std::string pointer = kept.empty() ? "" : "/jobs/" + models::pointer_token(name) + "/" + kept;
+      const auto read = [name, key, pointer](const Json& r) -> std::optional<double> {
         if (is_replica_set(r))
-          return kept.empty() ? std::nullopt : number_at(r, pointer);
+          return pointer.empty() ? std::nullopt : number_at(r, pointer);
         if (!r.contains("jobs") || !r["jobs"].is_array())
           return std::nullopt;
         for (const auto& j : r["jobs"])
@@ -109,21 +107,12 @@ std::vector<Metric> metrics_of(const std::vector<std::pair<std::string, Json>>& 
           }
         return std::nullopt;
       };
-      const auto interval = [read, pointer](const Json& r) -> std::optional<Interval> {
-        if (const Json* st = stats_at(r, pointer); st && st->contains("ci95_low"))
-          return Interval{(*st)["ci95_low"].get<double>(), (*st)["ci95_high"].get<double>()};
-        if (const auto v = read(r))
-          return Interval{*v, *v};
-        return std::nullopt;
-      };
-      return std::pair{read, interval};
+      return Metric{std::move(label), std::move(unit), std::move(better), read, pointer};
     };
-    const auto [u, ui] = of_job("/utilization", "utilization");
-    const auto [w, wi] = of_job("/checkpoints/write_s/mean", "");
-    const auto [p, pi] = of_job("/checkpoints/write_s/p99", "checkpoint_write_p99_s");
-    m.push_back({"utilization of " + name, "fraction", "max", u, ui});
-    m.push_back({"checkpoint write mean, " + name, "s", "min", w, wi});
-    m.push_back({"checkpoint write p99, " + name, "s", "min", p, pi});
+    m.push_back(of_job("utilization of " + name, "fraction", "max", "/utilization", "utilization"));
+    m.push_back(of_job("checkpoint write mean, " + name, "s", "min", "/checkpoints/write_s/mean", ""));
+    m.push_back(
+        of_job("checkpoint write p99, " + name, "s", "min", "/checkpoints/write_s/p99", "checkpoint_write_p99_s"));
   }
   // Risk where the runs have placement advice: the expected yearly loss of everything they advise on.
   m.push_back({"expected data loss a year", "usd", "min",
@@ -139,7 +128,7 @@ std::vector<Metric> metrics_of(const std::vector<std::pair<std::string, Json>>& 
                  }
                  return sum;
                },
-               nullptr});
+               ""});
   return m;
 }
 
@@ -216,15 +205,16 @@ Json compare_runs(const std::vector<std::pair<std::string, Json>>& runs) {
     // interval is its value).
     bool within = false;
     Json intervals = Json::array();
-    if (m.interval && std::any_of(runs.begin(), runs.end(), [](const auto& x) { return is_replica_set(x.second); })) {
-      std::vector<std::optional<Interval>> in;
-      for (const auto& [label, r] : runs) {
-        in.push_back(m.interval(r));
-        intervals.push_back(in.back() ? Json::array({in.back()->first, in.back()->second}) : Json());
+    if (!m.replica_pointer.empty() &&
+        std::any_of(runs.begin(), runs.end(), [](const auto& x) { return is_replica_set(x.second); })) {
+      std::vector<Interval> in;
+      for (size_t i = 0; i < runs.size(); ++i) {
+        in.push_back(interval_at(runs[i].second, m.replica_pointer, values[i]));
+        intervals.push_back(Json::array({in.back().first, in.back().second}));
       }
       const size_t b = static_cast<size_t>(best - values.begin());
       for (size_t i = 0; i < in.size() && !tie; ++i)
-        if (i != b && in[i] && in[b] && in[i]->first <= in[b]->second && in[b]->first <= in[i]->second)
+        if (i != b && in[i].first <= in[b].second && in[b].first <= in[i].second)
           within = true;
     }
     Json row = {{"label", m.label},
