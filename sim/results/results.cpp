@@ -95,22 +95,23 @@ Json data_services_json(const models::Scenario& sc, const models::StorageSystem&
   return out;
 }
 
-// The job's writes that waited for space on a full system (policies.on_full = block_writes): how many, their waits
-// summed and the longest, and the longest as a share of the job's window. A write still waiting when the period
-// ended never happened; the job ran on (its status stays "ok").
-Json blocked_writes_json(const Metrics& m, int job, double window_s) {
+// Each job's writes that waited for space on a full system (policies.on_full = block_writes), from one pass over the
+// capacity events: how many, their waits summed and the longest. A write still waiting when the period ended never
+// happened; the job ran on (its status stays "ok").
+struct BlockedWrites {
   int count = 0;
-  double waited = 0, longest = 0;
+  double waited_s = 0, longest_s = 0;
+};
+std::vector<BlockedWrites> blocked_writes_by_job(const Metrics& m) {
+  std::vector<BlockedWrites> out(m.jobs.size());
   for (const auto& e : m.capacity_events)
-    if (e.job == job && e.action == "blocked") {
-      ++count;
-      waited += e.waited_s;
-      longest = std::max(longest, e.waited_s);
+    if (e.action == "blocked" && e.job >= 0 && static_cast<size_t>(e.job) < out.size()) {
+      auto& b = out[static_cast<size_t>(e.job)];
+      ++b.count;
+      b.waited_s += e.waited_s;
+      b.longest_s = std::max(b.longest_s, e.waited_s);
     }
-  return {{"count", count},
-          {"waited_s", waited},
-          {"longest_s", longest},
-          {"longest_fraction_of_window", window_s > 0 ? std::min(1.0, longest / window_s) : 0.0}};
+  return out;
 }
 
 // An inference fleet's cold starts and serving latency; latencies are null where storage could not keep up.
@@ -399,6 +400,7 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
 
   double compute = 0, data = 0, ckpt = 0, failure = 0;
   Json jobs = Json::array();
+  const auto blocked_writes = blocked_writes_by_job(run.metrics);
   for (size_t j = 0; j < sc.jobs.size(); ++j) {
     const auto& job = sc.jobs[j];
     const auto& jm = run.metrics.jobs[j];
@@ -410,7 +412,9 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
     // end when it runs to the end), so a job that finishes early is not charged idle time after it.
     const double ran_until =
         job.duration || job.epochs > 0 || !jm.failure.empty() ? std::max(jm.end_s, job.start.value) : T;
-    const double life_gpu_s = job.gpus * std::max(0.0, ran_until - job.start.value);
+    const double window_s = std::max(0.0, ran_until - job.start.value);
+    const double life_gpu_s = job.gpus * window_s;
+    const BlockedWrites& blocked = blocked_writes[j];
     const Split s =
         make_split(jm.compute_gpu_s, jm.data_stall_gpu_s, jm.checkpoint_stall_gpu_s, jm.failure_gpu_s, life_gpu_s);
     const auto w = models::summarize(jm.checkpoint_write_s);
@@ -441,7 +445,11 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
            {"interval_s", jm.interval_s.empty() ? 0.0 : jm.interval_s.back()},
            {"optimal_interval", interval_advice(sc, job, jm)}}},
          {"status", jm.failure.empty() ? "ok" : "failed"},
-         {"blocked_writes", blocked_writes_json(run.metrics, static_cast<int>(j), life_gpu_s / std::max(1, job.gpus))},
+         {"blocked_writes",
+          {{"count", blocked.count},
+           {"waited_s", blocked.waited_s},
+           {"longest_s", blocked.longest_s},
+           {"longest_fraction_of_window", window_s > 0 ? std::min(1.0, blocked.longest_s / window_s) : 0.0}}},
          {"failure", jm.failure.empty() ? Json() : Json(jm.failure)},
          {"start_s", job.start.value},
          {"end_s", jm.end_s},
