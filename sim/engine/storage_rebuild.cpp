@@ -4,8 +4,8 @@
 // drive it touches and runs at most at one drive's write bandwidth per drive rebuilt (or `rebuild_rate`), paced
 // in chunks: a chunk that finishes early waits for its share of that time, one held back by the jobs delays the
 // rest.
+#include "sim/engine/flows.hpp"
 #include "sim/engine/storage_failures.hpp"
-#include "sim/engine/weighted_comm.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -109,19 +109,19 @@ void StorageFailures::start_rebuild(int system, std::vector<int> drives, const s
       if (!still_lost() || sg4::Engine::get_clock() >= metrics_->period_end_s)
         return;
       std::vector<sg4::IoPtr> ios;
-      std::vector<sg4::CommPtr> comms;
+      Flows comms(platform_->routes);
       for (const auto& x : shares)
         ios.push_back(
             x.disk->io_init(static_cast<sg_size_t>(x.bytes), x.write ? sg4::Io::OpType::WRITE : sg4::Io::OpType::READ)
                 ->set_priority(x.priority)
                 ->start());
       for (const auto& copy : copies)
-        comms.push_back(send_capped(copy.from, copy.to, static_cast<uint64_t>(copy.bytes), copy.rate));
+        comms.add(copy.from, copy.to, static_cast<uint64_t>(copy.bytes), 1.0, copy.rate);
+      comms.start();
       metrics_->activities += ios.size() + comms.size();
       for (auto& io : ios)
         io->wait();
-      for (auto& comm : comms)
-        comm->wait();
+      comms.wait();
       auto& rec = metrics_->storage[sys.storage].rebuilds[record];
       for (const auto& x : shares)
         (x.write ? rec.written_bytes : rec.read_bytes) += x.bytes;

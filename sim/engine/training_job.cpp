@@ -3,7 +3,7 @@
 #include "models/analytics/checkpoint_interval.hpp"
 #include "models/analytics/stats.hpp"
 #include "sim/engine/file_ops.hpp"
-#include "sim/engine/weighted_comm.hpp"
+#include "sim/engine/flows.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -224,15 +224,16 @@ void TrainingJob::run_phase(int64_t steps, int64_t buffered) {
   if (job_->prefetch_batches == 0)
     read.wait(); // without prefetch, loading and compute take turns
   // On a converged network the steps' all-reduce shares the NICs with storage traffic; a step waits for both.
-  std::vector<sg4::CommPtr> collectives;
+  Flows collectives(platform_->routes);
   if (sc_->network.converged && job_->allreduce_bytes_per_step.value > 0) {
     for (int n : platform_->node_sets_of_job[index_]) {
       const auto& ns = platform_->node_sets[n];
       const auto bytes = static_cast<uint64_t>(job_->allreduce_bytes_per_step.value * ns.gpus * steps);
       // One flow each way per node at fidelity "full": the set's flow takes their shares of its NICs.
-      collectives.push_back(send_weighted(ns.host, ns.fabric_peer, bytes, ns.nodes));
-      collectives.push_back(send_weighted(ns.fabric_peer, ns.host, bytes, ns.nodes));
+      collectives.add(ns.host, ns.fabric_peer, bytes, ns.nodes);
+      collectives.add(ns.fabric_peer, ns.host, bytes, ns.nodes);
     }
+    collectives.start();
     metrics_->activities += collectives.size();
   }
   sg4::this_actor::sleep_for(compute_s);
@@ -240,8 +241,7 @@ void TrainingJob::run_phase(int64_t steps, int64_t buffered) {
   read.wait();
   if (output)
     output->wait();
-  for (auto& c : collectives)
-    c->wait();
+  collectives.wait();
   const double elapsed = sg4::Engine::get_clock() - t0;
   // A phase that ran past the window's end counts the steps done by then: a run limit ended the window during it
   // (Metrics::period_end_s), or the phase was sized to fit at the compute pace and its data held it longer.
@@ -353,7 +353,8 @@ void TrainingJob::operator()() {
   // size holds, and ran 318 days past a 7-day period.
   const double bin_s = sc_->simulation.timeseries_resolution.value;
   double max_steps = bin_s / step_s;
-  if (const double batch = job_->batch_bytes().value; batch > 0 && data_bound_Bps_ > 0 && std::isfinite(data_bound_Bps_))
+  if (const double batch = job_->batch_bytes().value;
+      batch > 0 && data_bound_Bps_ > 0 && std::isfinite(data_bound_Bps_))
     max_steps = std::min(max_steps, bin_s * data_bound_Bps_ / batch);
   const int64_t max_phase_steps = std::max<int64_t>(1, static_cast<int64_t>(std::min(max_steps, 1e15)));
   // Before the first step the loader fills its prefetch buffer and, when the job resumes, every rank reads its

@@ -1,7 +1,5 @@
 #include "sim/engine/transfer.hpp"
 
-#include "sim/engine/weighted_comm.hpp"
-
 #include <algorithm>
 #include <cmath>
 
@@ -31,8 +29,9 @@ struct Stripes {
 
 } // namespace
 
-Transfer::Transfer(int storage, IoDirection direction, Metrics& metrics)
-    : storage_(storage), direction_(direction), start_s_(sg4::Engine::get_clock()), metrics_(&metrics) {}
+Transfer::Transfer(const Platform& platform, int storage, IoDirection direction, Metrics& metrics)
+    : flows_(platform.routes), storage_(storage), direction_(direction), start_s_(sg4::Engine::get_clock()),
+      metrics_(&metrics) {}
 
 void Transfer::write_to_disks(const std::vector<sg4::Disk*>& disks, double bytes, IoDirection direction) {
   if (disks.empty())
@@ -46,7 +45,7 @@ void Transfer::write_to_disks(const std::vector<sg4::Disk*>& disks, double bytes
 
 Transfer::Transfer(const models::Scenario& sc, const Platform& platform, int storage, IoDirection direction,
                    const std::vector<Flow>& flows, Metrics& metrics, int files)
-    : Transfer(storage, direction, metrics) {
+    : Transfer(platform, storage, direction, metrics) {
   const auto& sys = sc.storage[storage];
   for (const auto& f : flows)
     bytes_ += f.bytes;
@@ -57,7 +56,7 @@ Transfer::Transfer(const models::Scenario& sc, const Platform& platform, int sto
     for (const auto& f : flows)
       write_to_disks(platform.node_sets[f.node_set].local_disks.at(storage), f.bytes * disk_amp, direction);
     metrics.activities += ios_.size();
-    start_disks();
+    start();
     return;
   }
   // Host-side protection: the clients themselves send the extra pieces, and fetch the pieces a degraded read needs.
@@ -89,17 +88,17 @@ Transfer::Transfer(const models::Scenario& sc, const Platform& platform, int sto
       auto* from = write ? ns.host : srv.host;
       auto* to = write ? srv.host : ns.host;
       // One flow here for each (node, server) pair of fidelity "full": their shares wherever other jobs contend.
-      comms_.push_back(send_weighted(from, to, size, static_cast<double>(ns.nodes) * stripes.of(e)));
+      flows_.add(from, to, size, static_cast<double>(ns.nodes) * stripes.of(e));
     }
     write_to_disks(srv.disks, bytes_ * disk_amp * share, direction);
   }
-  metrics.activities += comms_.size() + ios_.size();
-  start_disks();
+  metrics.activities += flows_.size() + ios_.size();
+  start();
 }
 
 Transfer Transfer::replicate(const models::Scenario& sc, const Platform& platform, int from, int to, double bytes,
                              Metrics& metrics, bool read_source) {
-  Transfer t(to, IoDirection::write, metrics);
+  Transfer t(platform, to, IoDirection::write, metrics);
   t.bytes_ = bytes;
   t.source_ = from;
   const auto& src = platform.servers_of_storage[from];
@@ -113,16 +112,15 @@ Transfer Transfer::replicate(const models::Scenario& sc, const Platform& platfor
     for (int a : src) {
       const auto size = static_cast<uint64_t>(std::llround(bytes * src_stripes.of(a) / src_total));
       if (size > 0 && platform.servers[a].copies_within)
-        t.comms_.push_back(send_weighted(platform.servers[a].host, platform.servers[a].host, size,
-                                         static_cast<double>(src_stripes.of(a))));
+        t.flows_.add(platform.servers[a].host, platform.servers[a].host, size, static_cast<double>(src_stripes.of(a)));
     }
   for (int a : from == to ? std::vector<int>{} : src)
     for (int b : dst) {
       const double share = src_stripes.of(a) / src_total * dst_stripes.of(b) / dst_total;
       const auto size = static_cast<uint64_t>(std::llround(bytes * share));
       if (size > 0)
-        t.comms_.push_back(send_weighted(platform.servers[a].host, platform.servers[b].host, size,
-                                         static_cast<double>(src_stripes.of(a)) * dst_stripes.of(b)));
+        t.flows_.add(platform.servers[a].host, platform.servers[b].host, size,
+                     static_cast<double>(src_stripes.of(a)) * dst_stripes.of(b));
     }
   for (int a : src)
     if (read_source && src_stripes.of(a) > 0)
@@ -132,17 +130,19 @@ Transfer Transfer::replicate(const models::Scenario& sc, const Platform& platfor
   for (int b : dst)
     if (dst_stripes.of(b) > 0)
       t.write_to_disks(platform.servers[b].disks, bytes * amp * dst_stripes.of(b) / dst_total, IoDirection::write);
-  metrics.activities += t.comms_.size() + t.ios_.size();
-  t.start_disks();
+  metrics.activities += t.flows_.size() + t.ios_.size();
+  t.start();
   return t;
 }
 
-void Transfer::start_disks() {
+void Transfer::start() {
+  flows_.start();
   if (ios_.empty())
     return;
   // SimGrid 3.32: when one actor has an Io and a Comm in flight at once, every completion scans a list that grows
-  // with each such pair (measured: quadratic in the number of transfers). A child actor per transfer runs the
-  // disk side, which keeps the cost linear.
+  // with each such pair (measured: quadratic in the number of transfers; and 1.6 times the run time of
+  // scenarios/bench/llm-100k-365d with one child actor per transfer for both sides). A child actor per transfer
+  // runs the disk side, which keeps the cost linear; the flows run beside it (flows.hpp).
   disk_actor_ = sg4::Actor::create("disks", ios_.front().disk->get_host(), [ios = ios_] {
     std::vector<sg4::IoPtr> started;
     for (const auto& io : ios)
@@ -156,8 +156,7 @@ void Transfer::wait() {
   if (done_)
     return;
   done_ = true;
-  for (auto& c : comms_)
-    c->wait();
+  flows_.wait();
   if (disk_actor_)
     disk_actor_->join();
   const double end_s = sg4::Engine::get_clock();

@@ -3,6 +3,7 @@
 // concurrently, as a pipelined stream does, so a transfer lasts as long as its bottleneck needs.
 #pragma once
 
+#include "sim/engine/flows.hpp"
 #include "sim/engine/metrics.hpp"
 #include "sim/platform/platform.hpp"
 
@@ -53,10 +54,11 @@ public:
   double get_bytes() const { return bytes_; }
 
 private:
-  Transfer(int storage, IoDirection direction, Metrics& metrics);
-  // Queues the disk side: `bytes` spread evenly over `disks`. start_disks() issues everything queued.
+  Transfer(const Platform& platform, int storage, IoDirection direction, Metrics& metrics);
+  // Queues the disk side: `bytes` spread evenly over `disks`. start() issues everything queued.
   void write_to_disks(const std::vector<simgrid::s4u::Disk*>& disks, double bytes, IoDirection direction);
-  void start_disks();
+  // Starts the flows (Flows::start) and the disk I/Os queued (in a child actor).
+  void start();
 
   struct DiskIo {
     simgrid::s4u::Disk* disk;
@@ -64,7 +66,7 @@ private:
     bool write;
   };
 
-  std::vector<simgrid::s4u::CommPtr> comms_;
+  Flows flows_;
   std::vector<DiskIo> ios_;
   simgrid::s4u::ActorPtr disk_actor_;
   int storage_;

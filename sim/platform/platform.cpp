@@ -71,12 +71,15 @@ PlatformBuilder::PlatformBuilder(const models::Scenario& sc, const models::Clust
   const bool leaves_merge = !full_ && (sc.network.topology == "spine_leaf" || sc.network.topology == "rail_optimized");
   set_layout_ = layout_node_sets(sc, place_jobs(sc, net), leaves_merge);
   server_layout_ = layout_storage_servers(sc, net, full_);
+  p_.routes = RouteLatency(sc.network.link_latency.value);
 }
 
 sg4::SplitDuplexLink* PlatformBuilder::create_link(const std::string& name, double bandwidth_Bps, bool with_latency) {
   auto* link = zone_->create_split_duplex_link(name, bandwidth_Bps);
-  if (with_latency)
-    link->set_latency(sc_.network.link_latency.value);
+  if (with_latency) {
+    p_.routes.add_link(link->get_link_up());
+    p_.routes.add_link(link->get_link_down());
+  }
   return link;
 }
 

@@ -5,6 +5,7 @@
 
 #include "models/cluster/cluster_network.hpp"
 #include "models/scenario/scenario.hpp"
+#include "sim/platform/route_latency.hpp"
 
 #include <simgrid/s4u.hpp>
 
@@ -70,6 +71,8 @@ struct Platform {
   // Drive bytes read per byte asked while a protected system has drives out or rebuilding: their share of the
   // data is reconstructed from D pieces each (sim/engine/storage_failures.cpp). 1 when healthy.
   mutable std::vector<double> read_amplification; // by storage index
+  // Which links flows pay the scenario's link latency on: the SimGrid links carry none (route_latency.hpp).
+  RouteLatency routes;
 };
 
 // Network settings for datacenter fabrics (RDMA / NVMe-oF): CM02 without TCP window or cross-traffic effects.

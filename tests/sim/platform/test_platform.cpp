@@ -43,14 +43,16 @@ double bandwidth(const sg4::Engine& e, const std::string& name) {
   return l->get_bandwidth();
 }
 
-// The names of the links from one host to another, in order, and the route's latency.
+// The names of the links from one host to another, in order, and the route's latency: what flows pay on it
+// (RouteLatency); the SimGrid links themselves carry none.
 std::vector<std::string> route(const sg4::Engine& e, const std::string& from, const std::string& to,
-                               double* latency = nullptr) {
+                               const aisim::sim::Platform* p = nullptr, double* latency = nullptr) {
   std::vector<sg4::Link*> links;
   double lat = 0;
   host(e, from)->route_to(host(e, to), links, &lat);
+  REQUIRE(lat == 0);
   if (latency)
-    *latency = lat;
+    *latency = p->routes.latency_s(host(e, from), host(e, to));
   std::vector<std::string> names;
   for (const auto* l : links)
     names.push_back(l->get_name());
@@ -157,10 +159,12 @@ TEST_CASE("platform: fidelity full: a host per job's nodes on a leaf and per enc
 
   // Writes go in through the front end, then the internal limit; reads come out the other way.
   double lat = 0;
-  CHECK(route(e, "node-0", "jbof-1", &lat) == Names{"node-0-nic_UP", "jbof-1-front-end_DOWN", "jbof-1-internal_DOWN"});
+  CHECK(route(e, "node-0", "jbof-1", &p, &lat) ==
+        Names{"node-0-nic_UP", "jbof-1-front-end_DOWN", "jbof-1-internal_DOWN"});
   // Node to enclosure on one switch crosses two links with latency; the internal limit has none.
   CHECK(lat == Approx(2 * kLinkLatency));
-  CHECK(route(e, "jbof-1", "node-0", &lat) == Names{"jbof-1-internal_UP", "jbof-1-front-end_UP", "node-0-nic_DOWN"});
+  CHECK(route(e, "jbof-1", "node-0", &p, &lat) ==
+        Names{"jbof-1-internal_UP", "jbof-1-front-end_UP", "node-0-nic_DOWN"});
   CHECK(lat == Approx(2 * kLinkLatency));
   CHECK(route(e, "node-1", "jbof-0") == Names{"node-1-nic_UP", "jbof-0-front-end_DOWN", "jbof-0-internal_DOWN"});
 }
@@ -238,13 +242,13 @@ TEST_CASE(
 
   // The class crosses its own uplink link instead of leaf 0's, then down the storage leaf.
   double lat = 0;
-  CHECK(route(e, "node-0-7-x2-leaves", "jbof-2", &lat) == Names{"node-0-7-x2-leaves-nic_UP",
-                                                                "node-0-7-x2-leaves-uplinks_UP",
-                                                                "storageleaf4-uplinks_DOWN", "jbof-2-front-end_DOWN"});
+  CHECK(route(e, "node-0-7-x2-leaves", "jbof-2", &p, &lat) ==
+        Names{"node-0-7-x2-leaves-nic_UP", "node-0-7-x2-leaves-uplinks_UP", "storageleaf4-uplinks_DOWN",
+              "jbof-2-front-end_DOWN"});
   CHECK(lat == Approx(4 * kLinkLatency));
-  CHECK(route(e, "jbof-2", "node-0-7-x2-leaves", &lat) == Names{"jbof-2-front-end_UP", "storageleaf4-uplinks_UP",
-                                                                "node-0-7-x2-leaves-uplinks_DOWN",
-                                                                "node-0-7-x2-leaves-nic_DOWN"});
+  CHECK(route(e, "jbof-2", "node-0-7-x2-leaves", &p, &lat) == Names{"jbof-2-front-end_UP", "storageleaf4-uplinks_UP",
+                                                                    "node-0-7-x2-leaves-uplinks_DOWN",
+                                                                    "node-0-7-x2-leaves-nic_DOWN"});
   CHECK(lat == Approx(4 * kLinkLatency));
   // The part-full leaf's set uses its leaf's uplinks.
   CHECK(route(e, "node-8-9", "jbof-0-1") ==
@@ -381,7 +385,7 @@ TEST_CASE("platform: converged network with all-reduce: a fabric peer per node s
   CHECK(bandwidth(e, "node-0-1-nic_UP") == Approx(2 * 4 * 200 * kGbps * kRoce));
   // The collectives cross only the set's own NIC link.
   double lat = 0;
-  CHECK(route(e, "node-0-1", "node-0-1-fabric-peer", &lat) == Names{"node-0-1-nic_UP"});
+  CHECK(route(e, "node-0-1", "node-0-1-fabric-peer", &p, &lat) == Names{"node-0-1-nic_UP"});
   CHECK(lat == Approx(kLinkLatency));
   CHECK(route(e, "node-0-1-fabric-peer", "node-0-1") == Names{"node-0-1-nic_DOWN"});
   CHECK(route(e, "node-0-1", "jbof-0") == Names{"node-0-1-nic_UP", "jbof-0-front-end_DOWN"});
@@ -469,7 +473,7 @@ TEST_CASE("platform: clients over TCP: connection pools on node routes, and an a
   CHECK(bandwidth(e, "node-0-1-warm-client_UP") == Approx(2 * 16 * 25 * kGbps));
 
   double lat = 0;
-  CHECK(route(e, "node-0-1", "cold-0-1", &lat) ==
+  CHECK(route(e, "node-0-1", "cold-0-1", &p, &lat) ==
         Names{"node-0-1-nic_UP", "node-0-1-cold-client_UP", "cold-0-1-front-end_DOWN"});
   CHECK(lat == Approx(2 * kLinkLatency)); // the pool has no latency of its own
   CHECK(route(e, "cold-0-1", "node-0-1") ==
@@ -477,7 +481,7 @@ TEST_CASE("platform: clients over TCP: connection pools on node routes, and an a
   CHECK(route(e, "node-0-1", "warm-0-1") ==
         Names{"node-0-1-nic_UP", "node-0-1-warm-client_UP", "warm-0-1-front-end_DOWN", "warm-0-1-internal_DOWN"});
   // Replication: out of the array through its internal limit and front end, into the store's front end.
-  CHECK(route(e, "warm-0-1", "cold-0-1", &lat) ==
+  CHECK(route(e, "warm-0-1", "cold-0-1", &p, &lat) ==
         Names{"warm-0-1-internal_UP", "warm-0-1-front-end_UP", "cold-0-1-front-end_DOWN"});
   CHECK(lat == Approx(2 * kLinkLatency));
 }
@@ -513,9 +517,9 @@ TEST_CASE("platform: fat tree: leaves never merge, and a route between pods clim
   CHECK(e.get_link_count() == 2 * (2 + 1 + 8 + 4) + 1);
 
   double lat = 0;
-  CHECK(route(e, "node-2-3", "jbof-0", &lat) == Names{"node-2-3-nic_UP", "edge1-uplinks_UP", "pod0-uplinks_UP",
-                                                      "pod1-uplinks_DOWN", "edge2-uplinks_DOWN",
-                                                      "jbof-0-front-end_DOWN"});
+  CHECK(route(e, "node-2-3", "jbof-0", &p, &lat) == Names{"node-2-3-nic_UP", "edge1-uplinks_UP", "pod0-uplinks_UP",
+                                                          "pod1-uplinks_DOWN", "edge2-uplinks_DOWN",
+                                                          "jbof-0-front-end_DOWN"});
   CHECK(lat == Approx(6 * kLinkLatency));
   CHECK(route(e, "jbof-0", "node-0-1") == Names{"jbof-0-front-end_UP", "edge2-uplinks_UP", "pod1-uplinks_UP",
                                                 "pod0-uplinks_DOWN", "edge0-uplinks_DOWN", "node-0-1-nic_DOWN"});
