@@ -6,6 +6,7 @@
 #include "sim/cli/size_command.hpp"
 #include "sim/cli/sweep_command.hpp"
 #include "sim/cli/validate_command.hpp"
+#include "sim/engine/simgrid_internals.hpp"
 #include "sim/executor/distributed.hpp"
 #include "sim/results/output_set.hpp"
 #include "sim/results/version_info.hpp"
@@ -26,7 +27,8 @@ const std::map<std::string, aisim::sim::ProgressMode> kProgressModes{{"auto", ai
 int cli_main(int argc, char** argv) {
   using namespace aisim::sim;
   CLI::App app{"aisim: a discrete-event simulator of AI storage clusters"};
-  app.set_version_flag("--version", std::string("aisim ") + kAisimVersion + " (" + kGitCommit + ")");
+  app.set_version_flag("--version", std::string("aisim ") + kAisimVersion + " (" + kGitCommit + "), SimGrid " +
+                                        aisim::sim::simgrid_version_found());
   app.require_subcommand(1);
 
   RunCommand run;
@@ -221,6 +223,9 @@ int cli_main(int argc, char** argv) {
     std::cerr << "aisim: " << e.what() << "\n";
     return 2;
   } catch (const aisim::sim::OutputError& e) { // a write that failed after the run: the user's to fix, not a bug
+    std::cerr << "aisim: " << e.what() << "\n";
+    return 1;
+  } catch (const aisim::sim::SimGridMismatch& e) { // the SimGrid installed is not the one aisim was checked on
     std::cerr << "aisim: " << e.what() << "\n";
     return 1;
   } catch (const std::exception& e) {

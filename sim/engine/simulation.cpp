@@ -2,6 +2,7 @@
 
 #include "sim/engine/inference_fleet.hpp"
 #include "sim/engine/lifecycle.hpp"
+#include "sim/engine/simgrid_internals.hpp"
 #include "sim/engine/storage_failures.hpp"
 #include "sim/engine/training_job.hpp"
 #include "sim/platform/layout.hpp"
@@ -72,8 +73,10 @@ RunOutput run_simulation(const models::Scenario& sc, const ProgressCallback& on_
   int argc = 1;
   char name[] = "aisim";
   char* argv[] = {name, nullptr};
+  check_simgrid(); // once per process: what aisim relies on in SimGrid holds, or a clear error
   sg4::Engine engine(&argc, argv);
   configure_engine(engine);
+  reset_simgrid_clock(); // a process's earlier engine left it where it stopped
   const models::ClusterNetwork net = models::build_cluster_network(sc);
   const Platform platform = build_platform(sc, net);
 

@@ -9,13 +9,7 @@ namespace aisim::sim {
 
 namespace sg4 = simgrid::s4u;
 
-// SimGrid 3.32 keeps the simulated clock in a static member of its engine implementation (not in an installed
-// header) and does not reset it when an engine ends, so a process's second engine would start where the first
-// stopped. Reached by its exported name; a new engine has nothing scheduled yet, so setting it back is safe.
-extern "C++" double simgrid_engine_now __asm__("_ZN7simgrid6kernel10EngineImpl4now_E");
-
 void configure_engine(sg4::Engine& /*engine*/) {
-  simgrid_engine_now = 0;
   // SimGrid keeps its configuration for the whole process and refuses a change of network model once an earlier
   // engine has initialised its models; a process that runs several simulations in turn (an executor's worker,
   // sim/executor/process_pool.cpp) configures the first and the later ones inherit it.

@@ -76,7 +76,8 @@ struct Platform {
 };
 
 // Network settings for datacenter fabrics (RDMA / NVMe-oF): CM02 without TCP window or cross-traffic effects.
-// Must run before the platform is built.
+// Must run before the platform is built; SimGrid keeps them for the process, so a later engine inherits them (the
+// simulated clock is reset by sim/engine/simgrid_internals.hpp).
 void configure_engine(simgrid::s4u::Engine& engine);
 
 Platform build_platform(const models::Scenario& sc, const models::ClusterNetwork& net);
