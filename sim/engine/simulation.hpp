@@ -1,5 +1,6 @@
-// Runs one scenario on a SimGrid engine. SimGrid allows one engine per process (a second keeps the first
-// one's clock), so run_simulation may be called once per process; tools that need many runs start processes.
+// Runs one scenario on a SimGrid engine. One engine at a time per process; run_simulation may run again after one
+// has ended (an executor's worker, the engine fuzz target), as it sets SimGrid's clock back to 0 each time
+// (sim/engine/simgrid_internals.hpp).
 #pragma once
 
 #include "sim/engine/metrics.hpp"

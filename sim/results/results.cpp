@@ -466,7 +466,8 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
            {"restarts_from_scratch", jm.restarts_from_scratch}}},
          {"dataset",
           {{"read_bytes", jm.dataset_read_bytes},
-           {"epochs", jm.dataset_read_bytes / job.dataset.size.value},
+           // (0 for a job without a dataset, an inference fleet: 0 / 0 was written as null)
+           {"epochs", job.dataset.size.value > 0 ? jm.dataset_read_bytes / job.dataset.size.value : 0.0},
            {"cache_hit_fraction", jm.dataset_read_bytes > 0 ? jm.dataset_cache_bytes / jm.dataset_read_bytes : 0.0}}},
          {"lifecycle", {{"evaluated", jm.evaluated}, {"validated", jm.validated}, {"released", jm.released}}}});
     if (job.kind == "inference")
