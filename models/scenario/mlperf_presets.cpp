@@ -8,7 +8,7 @@
 namespace aisim::models {
 namespace {
 
-// mlcommons/storage configs/dlio/workload/*.yaml, v1.0 (../shared/validation-data/dlio-workloads.json). The request
+// mlcommons/storage configs/dlio/workload/*.yaml, v1.0 (validation/reference-data/dlio-workloads.json). The request
 // sizes and patterns are how aisim's mlperf-* validation cases model DLIO's readers (not published by DLIO):
 // TFRecord files read in 256 KiB buffers, at random; npz and one-sample files read whole in large requests.
 struct MlperfWorkload {

@@ -1,7 +1,7 @@
 // Threats other than hardware failure (the seed's "how much is your AI data worth"): accidental deletion and
 // ransomware. Each destroys the copies it can reach; what saves a copy is a property of the system holding it
 // (snapshots, a retention lock, being offline), so placement decides what survives. The engine carries it out
-// (sim/engine/threats.hpp).
+// (sim/engine/lifecycle_threats.cpp).
 #pragma once
 
 #include "models/common/json_reader.hpp"

@@ -93,7 +93,7 @@ def scenario(gpus, days, drives="../drives"):
             "fine-tuning jobs in two lanes, a weekly 1-day preprocessing job, two inference fleets that scale up at "
             "08:00 and down at 20:00 every day; datasets staged from the object store, checkpoints archived to it, "
             "validated models kept on the RAID 6 array and replicated; nodes fail at the Llama 3 rate (node_mtbf "
-            "6,335 h, ../shared/validation-data/reliability.json), drives at their datasheet AFR, enclosures and "
+            "6,335 h, validation/reference-data/reliability.json), drives at their datasheet AFR, enclosures and "
             "controllers at estimated MTBFs (as scenarios/failures.json)."),
         "cluster": {"node_groups": [dict(group, name="train", count=train), dict(group, name="tune", count=tune),
                                     dict(group, name="serve", count=serve)]},

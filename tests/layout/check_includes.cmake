@@ -23,7 +23,7 @@ set(allow_sim/sweep ${models_all} sim/executor sim/sweep)
 set(allow_sim/cli ${models_all} models/calibration/probe sim/engine sim/results sim/report sim/executor sim/sweep
     sim/cli)
 set(allow_sim/report models/common sim/report)
-# The GUI (to come) edits scenarios with the models and runs `aisim` as a child process: it never includes sim/.
+# The GUI edits scenarios with the models and runs `aisim` as a child process: it never includes sim/.
 set(allow_gui ${models_all} gui)
 
 set(failures "")

@@ -8,7 +8,7 @@ using aisim::models::daly_interval_s;
 using aisim::models::expected_goodput;
 using aisim::models::young_interval_s;
 
-// The points in ../shared/validation-data/reliability.json (Daly 2006, delta = 5 min).
+// The points in validation/reference-data/reliability.json (Daly 2006, delta = 5 min).
 TEST_CASE("Daly's checkpoint interval matches the published points", "[interval]") {
   CHECK(daly_interval_s(300, 24 * 3600) / 60 == Approx(116.7).epsilon(0.001));
   CHECK(daly_interval_s(300, 6 * 3600) / 60 == Approx(56.7).epsilon(0.001));

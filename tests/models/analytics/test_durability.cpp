@@ -46,7 +46,7 @@ TEST_CASE("durability: with rebuilds, the exact MTTDL of one tolerated failure",
 }
 
 TEST_CASE("durability: wide codes agree with the closed forms when rebuilds are fast", "[durability]") {
-  // 17+3 with Backblaze's inputs (../shared/validation-data/durability.json, computed_check): 0.405 % a year per
+  // 17+3 with Backblaze's inputs (validation/reference-data/durability.json, computed_check): 0.405 % a year per
   // shard, 6.5-day replacement. The chain there: MTTDL 3.4023e10 years with parallel repair, 5.6751e9 serial.
   const double lambda = 0.00405, mu = 365 / 6.5;
   const auto parallel = group(20, 3, lambda, mu, RepairPolicy::parallel);
