@@ -278,6 +278,194 @@ LoadedScenario load_scenario(const std::string& path, const std::vector<std::str
   return out;
 }
 
+namespace {
+
+// One node group (cluster.node_groups[i]); nullopt where it has errors, each reported. Its name joins `group_names`
+// either way, so that references to a group with errors do not cascade.
+std::optional<NodeGroup> parse_node_group(ObjectReader& g, Diagnostics& diag, std::vector<std::string>& group_names) {
+  NodeGroup ng;
+  auto gname = g.text("name", nullptr);
+  auto count = g.integer("count", std::nullopt, 1, kMaxCount);
+  // A preset (models/hardware/node_presets.hpp) gives the defaults of a published system; without one the
+  // defaults are a DGX H100's and `gpu` is required.
+  std::optional<NodePreset> preset;
+  bool preset_ok = true;
+  if (g.has("preset")) {
+    auto p = g.choice("preset", nullptr, node_preset_names());
+    preset_ok = p.has_value();
+    if (p)
+      preset = find_node_preset(*p);
+  } else {
+    g.accept("preset");
+  }
+  const NodePreset base = preset.value_or(*find_node_preset("dgx-h100"));
+  // Past any server's GPU count: MLPerf Storage's DLIO hosts emulate accelerators, 58 on one host in a
+  // published single-drive row.
+  auto gpn = g.integer("gpus_per_node", base.gpus_per_node, 1, 1024);
+  auto gpu = g.choice("gpu", preset ? base.gpu.c_str() : nullptr, gpu_model_names());
+  std::optional<GpuModel> model = gpu ? find_gpu_model(*gpu) : std::nullopt;
+  // A rented group (a cloud cluster) is paid per GPU-hour and buys nothing: a purchase price would be
+  // counted nowhere, so one given with the rent is refused rather than ignored.
+  std::optional<double> rent;
+  const bool rent_ok = g.optional_quantity("gpu_rent", Dimension::dollars_per_hour, rent);
+  std::optional<double> gprice = 0.0, nprice = 0.0;
+  if (!rent) {
+    const std::string default_price = model ? format_dollars(model->price) : "$0";
+    gprice = g.quantity("gpu_price", Dimension::dollars, default_price.c_str(), Bound::non_negative);
+    nprice = g.quantity("node_price", Dimension::dollars, "$60k", Bound::non_negative);
+  } else {
+    for (const char* key : {"gpu_price", "node_price"})
+      if (g.has(key)) {
+        g.accept(key);
+        diag.error(g.child_pointer(key), std::string("a group with gpu_rent is rented, not bought (expected "
+                                                     "either gpu_rent or ") +
+                                             key + ", not both)");
+        gprice.reset();
+      }
+  }
+  auto nics = g.integer("nics", base.nics, 1, 64);
+  auto nic_speed = g.quantity("nic_speed", Dimension::bytes_per_second, base.nic_speed.c_str());
+  auto cnics = g.integer("compute_nics", base.compute_nics, 1, 64);
+  auto cnic_speed = g.quantity("compute_nic_speed", Dimension::bytes_per_second, base.compute_nic_speed.c_str());
+  auto mem = g.quantity("host_memory", Dimension::bytes, base.host_memory.c_str());
+  // PCIe Gen5 x16 moves about 50 GB/s in practice of its 63 GB/s per direction.
+  auto host_bw = g.quantity("gpu_host_bandwidth", Dimension::bytes_per_second, base.gpu_host_bandwidth.c_str());
+  auto npower = g.quantity("node_power", Dimension::watts, "3kW", Bound::non_negative);
+  // The node's data path (models/cluster/host_path.hpp); defaults and their sources in scenarios/README.md.
+  auto gds = g.boolean("gpudirect_storage", false);
+  auto switches = g.integer("pcie_switches", base.pcie_switches, 1, 64);
+  std::optional<double> uplink; // absent: an x16 link like each GPU's, gpu_host_bandwidth
+  const bool uplink_ok = g.optional_quantity("pcie_switch_uplink", Dimension::bytes_per_second, uplink);
+  auto mem_bw = g.quantity("host_memory_bandwidth", Dimension::bytes_per_second, base.host_memory_bandwidth.c_str());
+  auto cores = g.integer("cpu_cores", base.cpu_cores, 1, 4096);
+  auto copy_bw = g.quantity("core_copy_bandwidth", Dimension::bytes_per_second, "10GB/s");
+  auto request_cpu = g.quantity("io_request_cpu_time", Dimension::seconds, "5us", Bound::non_negative);
+  // Mean time between failures that interrupt a job, per node (GPUs, memory, NICs, software); absent: none.
+  std::optional<double> mtbf;
+  const bool mtbf_ok = g.optional_quantity("node_mtbf", Dimension::seconds, mtbf);
+  g.finish();
+  if (gname) {
+    check_name(*gname, g.child_pointer("name"), diag);
+    if (std::find(group_names.begin(), group_names.end(), *gname) != group_names.end())
+      diag.error(g.child_pointer("name"), "duplicate node group name \"" + *gname + "\" (expected unique names)");
+    group_names.push_back(*gname);
+  }
+  if (!gname || !count || !gpn || !model || !gprice || !nics || !nic_speed || !cnics || !cnic_speed || !mem ||
+      !host_bw || !npower || !nprice || !mtbf_ok || !rent_ok || !preset_ok || !gds || !switches || !uplink_ok ||
+      !mem_bw || !cores || !copy_bw || !request_cpu)
+    return std::nullopt;
+  ng.name = *gname;
+  ng.count = static_cast<int>(*count);
+  ng.gpus_per_node = static_cast<int>(*gpn);
+  ng.gpu = *model;
+  ng.gpu_price = Dollars(*gprice);
+  ng.nics = static_cast<int>(*nics);
+  ng.nic_speed = BytesPerSecond(*nic_speed);
+  ng.compute_nics = static_cast<int>(*cnics);
+  ng.compute_nic_speed = BytesPerSecond(*cnic_speed);
+  ng.host_memory = Bytes(*mem);
+  ng.gpu_host_bandwidth = BytesPerSecond(*host_bw);
+  ng.gpudirect_storage = *gds;
+  ng.pcie_switches = static_cast<int>(*switches);
+  ng.pcie_switch_uplink = BytesPerSecond(uplink.value_or(*host_bw));
+  ng.host_memory_bandwidth = BytesPerSecond(*mem_bw);
+  ng.cpu_cores = static_cast<int>(*cores);
+  ng.core_copy_bandwidth = BytesPerSecond(*copy_bw);
+  ng.io_request_cpu_time = Seconds(*request_cpu);
+  ng.node_power = Watts(*npower);
+  ng.node_price = Dollars(*nprice);
+  ng.node_mtbf = Seconds(mtbf.value_or(0.0));
+  ng.gpu_rent = DollarsPerHour(rent.value_or(0.0));
+  return ng;
+}
+
+// The `network` section; nullopt where it has errors, each reported.
+std::optional<NetworkSpec> parse_network(ObjectReader& net, Diagnostics& diag) {
+  auto topo = net.choice("topology", "single_switch", {"single_switch", "spine_leaf", "fat_tree", "rail_optimized"});
+  auto lat = net.quantity("link_latency", Dimension::seconds, "1us", Bound::non_negative);
+  auto storage_net = net.choice("storage_network", "separate", {"separate", "converged"});
+  auto fabric = net.choice("fabric", "ethernet", {"ethernet", "infiniband"});
+  // Jumbo frames, as storage networks run them; 1500 is Ethernet's own (IEEE 802.3).
+  int64_t mtu_bytes = 9000;
+  bool mtu = true;
+  if (fabric && *fabric == "ethernet") {
+    const auto m = net.integer("mtu", 9000, 1280, 9216);
+    mtu = m.has_value();
+    mtu_bytes = m.value_or(9000);
+  } else if (net.has("mtu")) {
+    net.accept("mtu");
+    diag.error(net.child_pointer("mtu"),
+               "only an Ethernet fabric has an IP MTU to set (InfiniBand packets carry 4096 bytes; expected "
+               "\"fabric\": \"ethernet\")");
+    mtu = false;
+  }
+  // Estimates for a 32 x 400G Ethernet switch and, per port in use, a 400G optic with its share of a cable.
+  auto switch_price = net.quantity("switch_price", Dimension::dollars, "$30k", Bound::non_negative);
+  auto port_price = net.quantity("port_price", Dimension::dollars, "$1k", Bound::non_negative);
+  auto switch_power = net.quantity("switch_power", Dimension::watts, "800W", Bound::non_negative);
+  NetworkSpec spec;
+  bool ok = topo && lat && switch_price && port_price && switch_power && fabric && mtu;
+  if (topo) {
+    spec.topology = *topo;
+    // Keys of other topologies are rejected by name rather than silently ignored.
+    const std::vector<std::pair<std::string, std::vector<std::string>>> owners{
+        {"nodes_per_leaf", {"spine_leaf", "rail_optimized"}},
+        {"enclosures_per_leaf", {"spine_leaf", "rail_optimized"}},
+        {"spines", {"spine_leaf", "rail_optimized"}},
+        {"oversubscription", {"spine_leaf", "rail_optimized"}},
+        {"k", {"fat_tree"}},
+        {"link_speed", {"fat_tree"}}};
+    for (const auto& [key, topologies] : owners) {
+      if (std::find(topologies.begin(), topologies.end(), *topo) != topologies.end() || !net.has(key))
+        continue;
+      net.accept(key);
+      diag.error(net.child_pointer(key),
+                 "applies only to topology " + quoted_list(topologies) + " (got topology \"" + *topo + "\")");
+      ok = false;
+    }
+    if (*topo == "spine_leaf" || *topo == "rail_optimized") {
+      auto npl = net.integer("nodes_per_leaf", *topo == "rail_optimized" ? 32 : 16, 1, 100000);
+      auto epl = net.integer("enclosures_per_leaf", 8, 1, 100000);
+      auto spines = net.integer("spines", 8, 1, 100000);
+      auto over = net.number("oversubscription", 1.0, 1.0, 100.0);
+      ok = ok && npl && epl && spines && over;
+      if (ok) {
+        spec.nodes_per_leaf = static_cast<int>(*npl);
+        spec.enclosures_per_leaf = static_cast<int>(*epl);
+        spec.spines = static_cast<int>(*spines);
+        spec.oversubscription = *over;
+      }
+    } else if (*topo == "fat_tree") {
+      auto k = net.integer("k", std::nullopt, 2, 256);
+      auto speed = net.quantity("link_speed", Dimension::bytes_per_second, "400Gbps");
+      if (k && *k % 2 != 0) {
+        diag.error(net.child_pointer("k"),
+                   "a fat tree needs an even radix (expected an even integer, got " + std::to_string(*k) + ")");
+        k.reset();
+      }
+      ok = ok && k && speed;
+      if (ok) {
+        spec.k = static_cast<int>(*k);
+        spec.link_speed = BytesPerSecond(*speed);
+      }
+    }
+  }
+  net.finish();
+  if (ok && storage_net) {
+    spec.link_latency = Seconds(*lat);
+    spec.converged = *storage_net == "converged";
+    spec.fabric = *fabric;
+    spec.mtu = static_cast<int>(mtu_bytes);
+    spec.switch_price = Dollars(*switch_price);
+    spec.port_price = Dollars(*port_price);
+    spec.switch_power = Watts(*switch_power);
+    return spec;
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
 LoadedScenario parse_scenario(Json doc, const std::string& file, const std::string& base_dir) {
   LoadedScenario out{std::nullopt, Diagnostics(file), {}};
   Diagnostics& diag = out.diagnostics;
@@ -314,101 +502,8 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
         ObjectReader g((*groups)[i], cluster->child_pointer("node_groups") + "/" + std::to_string(i), diag);
         if (!g.ok())
           continue;
-        NodeGroup ng;
-        auto gname = g.text("name", nullptr);
-        auto count = g.integer("count", std::nullopt, 1, kMaxCount);
-        // A preset (models/hardware/node_presets.hpp) gives the defaults of a published system; without one the
-        // defaults are a DGX H100's and `gpu` is required.
-        std::optional<NodePreset> preset;
-        bool preset_ok = true;
-        if (g.has("preset")) {
-          auto p = g.choice("preset", nullptr, node_preset_names());
-          preset_ok = p.has_value();
-          if (p)
-            preset = find_node_preset(*p);
-        } else {
-          g.accept("preset");
-        }
-        const NodePreset base = preset.value_or(*find_node_preset("dgx-h100"));
-        // Past any server's GPU count: MLPerf Storage's DLIO hosts emulate accelerators, 58 on one host in a
-        // published single-drive row.
-        auto gpn = g.integer("gpus_per_node", base.gpus_per_node, 1, 1024);
-        auto gpu = g.choice("gpu", preset ? base.gpu.c_str() : nullptr, gpu_model_names());
-        std::optional<GpuModel> model = gpu ? find_gpu_model(*gpu) : std::nullopt;
-        // A rented group (a cloud cluster) is paid per GPU-hour and buys nothing: a purchase price would be
-        // counted nowhere, so one given with the rent is refused rather than ignored.
-        std::optional<double> rent;
-        const bool rent_ok = g.optional_quantity("gpu_rent", Dimension::dollars_per_hour, rent);
-        std::optional<double> gprice = 0.0, nprice = 0.0;
-        if (!rent) {
-          const std::string default_price = model ? format_dollars(model->price) : "$0";
-          gprice = g.quantity("gpu_price", Dimension::dollars, default_price.c_str(), Bound::non_negative);
-          nprice = g.quantity("node_price", Dimension::dollars, "$60k", Bound::non_negative);
-        } else {
-          for (const char* key : {"gpu_price", "node_price"})
-            if (g.has(key)) {
-              g.accept(key);
-              diag.error(g.child_pointer(key), std::string("a group with gpu_rent is rented, not bought (expected "
-                                                           "either gpu_rent or ") +
-                                                   key + ", not both)");
-              gprice.reset();
-            }
-        }
-        auto nics = g.integer("nics", base.nics, 1, 64);
-        auto nic_speed = g.quantity("nic_speed", Dimension::bytes_per_second, base.nic_speed.c_str());
-        auto cnics = g.integer("compute_nics", base.compute_nics, 1, 64);
-        auto cnic_speed = g.quantity("compute_nic_speed", Dimension::bytes_per_second, base.compute_nic_speed.c_str());
-        auto mem = g.quantity("host_memory", Dimension::bytes, base.host_memory.c_str());
-        // PCIe Gen5 x16 moves about 50 GB/s in practice of its 63 GB/s per direction.
-        auto host_bw = g.quantity("gpu_host_bandwidth", Dimension::bytes_per_second, base.gpu_host_bandwidth.c_str());
-        auto npower = g.quantity("node_power", Dimension::watts, "3kW", Bound::non_negative);
-        // The node's data path (models/cluster/host_path.hpp); defaults and their sources in scenarios/README.md.
-        auto gds = g.boolean("gpudirect_storage", false);
-        auto switches = g.integer("pcie_switches", base.pcie_switches, 1, 64);
-        std::optional<double> uplink; // absent: an x16 link like each GPU's, gpu_host_bandwidth
-        const bool uplink_ok = g.optional_quantity("pcie_switch_uplink", Dimension::bytes_per_second, uplink);
-        auto mem_bw =
-            g.quantity("host_memory_bandwidth", Dimension::bytes_per_second, base.host_memory_bandwidth.c_str());
-        auto cores = g.integer("cpu_cores", base.cpu_cores, 1, 4096);
-        auto copy_bw = g.quantity("core_copy_bandwidth", Dimension::bytes_per_second, "10GB/s");
-        auto request_cpu = g.quantity("io_request_cpu_time", Dimension::seconds, "5us", Bound::non_negative);
-        // Mean time between failures that interrupt a job, per node (GPUs, memory, NICs, software); absent: none.
-        std::optional<double> mtbf;
-        const bool mtbf_ok = g.optional_quantity("node_mtbf", Dimension::seconds, mtbf);
-        g.finish();
-        if (gname) {
-          check_name(*gname, g.child_pointer("name"), diag);
-          if (std::find(group_names.begin(), group_names.end(), *gname) != group_names.end())
-            diag.error(g.child_pointer("name"), "duplicate node group name \"" + *gname + "\" (expected unique names)");
-          group_names.push_back(*gname);
-        }
-        if (!gname || !count || !gpn || !model || !gprice || !nics || !nic_speed || !cnics || !cnic_speed || !mem ||
-            !host_bw || !npower || !nprice || !mtbf_ok || !rent_ok || !preset_ok || !gds || !switches || !uplink_ok ||
-            !mem_bw || !cores || !copy_bw || !request_cpu)
-          continue;
-        ng.name = *gname;
-        ng.count = static_cast<int>(*count);
-        ng.gpus_per_node = static_cast<int>(*gpn);
-        ng.gpu = *model;
-        ng.gpu_price = Dollars(*gprice);
-        ng.nics = static_cast<int>(*nics);
-        ng.nic_speed = BytesPerSecond(*nic_speed);
-        ng.compute_nics = static_cast<int>(*cnics);
-        ng.compute_nic_speed = BytesPerSecond(*cnic_speed);
-        ng.host_memory = Bytes(*mem);
-        ng.gpu_host_bandwidth = BytesPerSecond(*host_bw);
-        ng.gpudirect_storage = *gds;
-        ng.pcie_switches = static_cast<int>(*switches);
-        ng.pcie_switch_uplink = BytesPerSecond(uplink.value_or(*host_bw));
-        ng.host_memory_bandwidth = BytesPerSecond(*mem_bw);
-        ng.cpu_cores = static_cast<int>(*cores);
-        ng.core_copy_bandwidth = BytesPerSecond(*copy_bw);
-        ng.io_request_cpu_time = Seconds(*request_cpu);
-        ng.node_power = Watts(*npower);
-        ng.node_price = Dollars(*nprice);
-        ng.node_mtbf = Seconds(mtbf.value_or(0.0));
-        ng.gpu_rent = DollarsPerHour(rent.value_or(0.0));
-        sc.node_groups.push_back(ng);
+        if (auto ng = parse_node_group(g, diag, group_names))
+          sc.node_groups.push_back(*ng);
       }
     }
     cluster->finish();
@@ -416,86 +511,8 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
 
   // network
   if (auto net = top.object("network", false)) {
-    auto topo = net->choice("topology", "single_switch", {"single_switch", "spine_leaf", "fat_tree", "rail_optimized"});
-    auto lat = net->quantity("link_latency", Dimension::seconds, "1us", Bound::non_negative);
-    auto storage_net = net->choice("storage_network", "separate", {"separate", "converged"});
-    auto fabric = net->choice("fabric", "ethernet", {"ethernet", "infiniband"});
-    // Jumbo frames, as storage networks run them; 1500 is Ethernet's own (IEEE 802.3).
-    int64_t mtu_bytes = 9000;
-    bool mtu = true;
-    if (fabric && *fabric == "ethernet") {
-      const auto m = net->integer("mtu", 9000, 1280, 9216);
-      mtu = m.has_value();
-      mtu_bytes = m.value_or(9000);
-    } else if (net->has("mtu")) {
-      net->accept("mtu");
-      diag.error(net->child_pointer("mtu"),
-                 "only an Ethernet fabric has an IP MTU to set (InfiniBand packets carry 4096 bytes; expected "
-                 "\"fabric\": \"ethernet\")");
-      mtu = false;
-    }
-    // Estimates for a 32 x 400G Ethernet switch and, per port in use, a 400G optic with its share of a cable.
-    auto switch_price = net->quantity("switch_price", Dimension::dollars, "$30k", Bound::non_negative);
-    auto port_price = net->quantity("port_price", Dimension::dollars, "$1k", Bound::non_negative);
-    auto switch_power = net->quantity("switch_power", Dimension::watts, "800W", Bound::non_negative);
-    NetworkSpec spec;
-    bool ok = topo && lat && switch_price && port_price && switch_power && fabric && mtu;
-    if (topo) {
-      spec.topology = *topo;
-      // Keys of other topologies are rejected by name rather than silently ignored.
-      const std::vector<std::pair<std::string, std::vector<std::string>>> owners{
-          {"nodes_per_leaf", {"spine_leaf", "rail_optimized"}},
-          {"enclosures_per_leaf", {"spine_leaf", "rail_optimized"}},
-          {"spines", {"spine_leaf", "rail_optimized"}},
-          {"oversubscription", {"spine_leaf", "rail_optimized"}},
-          {"k", {"fat_tree"}},
-          {"link_speed", {"fat_tree"}}};
-      for (const auto& [key, topologies] : owners) {
-        if (std::find(topologies.begin(), topologies.end(), *topo) != topologies.end() || !net->has(key))
-          continue;
-        net->accept(key);
-        diag.error(net->child_pointer(key),
-                   "applies only to topology " + quoted_list(topologies) + " (got topology \"" + *topo + "\")");
-        ok = false;
-      }
-      if (*topo == "spine_leaf" || *topo == "rail_optimized") {
-        auto npl = net->integer("nodes_per_leaf", *topo == "rail_optimized" ? 32 : 16, 1, 100000);
-        auto epl = net->integer("enclosures_per_leaf", 8, 1, 100000);
-        auto spines = net->integer("spines", 8, 1, 100000);
-        auto over = net->number("oversubscription", 1.0, 1.0, 100.0);
-        ok = ok && npl && epl && spines && over;
-        if (ok) {
-          spec.nodes_per_leaf = static_cast<int>(*npl);
-          spec.enclosures_per_leaf = static_cast<int>(*epl);
-          spec.spines = static_cast<int>(*spines);
-          spec.oversubscription = *over;
-        }
-      } else if (*topo == "fat_tree") {
-        auto k = net->integer("k", std::nullopt, 2, 256);
-        auto speed = net->quantity("link_speed", Dimension::bytes_per_second, "400Gbps");
-        if (k && *k % 2 != 0) {
-          diag.error(net->child_pointer("k"),
-                     "a fat tree needs an even radix (expected an even integer, got " + std::to_string(*k) + ")");
-          k.reset();
-        }
-        ok = ok && k && speed;
-        if (ok) {
-          spec.k = static_cast<int>(*k);
-          spec.link_speed = BytesPerSecond(*speed);
-        }
-      }
-    }
-    net->finish();
-    if (ok && storage_net) {
-      spec.link_latency = Seconds(*lat);
-      spec.converged = *storage_net == "converged";
-      spec.fabric = *fabric;
-      spec.mtu = static_cast<int>(mtu_bytes);
-      spec.switch_price = Dollars(*switch_price);
-      spec.port_price = Dollars(*port_price);
-      spec.switch_power = Watts(*switch_power);
-      sc.network = spec;
-    }
+    if (auto spec = parse_network(*net, diag))
+      sc.network = *spec;
   }
 
   // drives
