@@ -464,6 +464,118 @@ std::optional<NetworkSpec> parse_network(ObjectReader& net, Diagnostics& diag) {
   return std::nullopt;
 }
 
+// The `costs` section into sc.costs (left at its defaults where it has errors, each reported). `sheet` is the price
+// sheet already applied to `doc`, recorded there again.
+void parse_costs(ObjectReader& costs, Json& doc, const std::optional<PriceSheet>& sheet, Scenario& sc,
+                 Diagnostics& diag) {
+  auto horizon = costs.quantity("horizon", Dimension::seconds, "3y");
+  auto energy = costs.quantity("energy_price", Dimension::dollars_per_kwh, "$0.12/kWh", Bound::non_negative);
+  auto pue = costs.number("pue", 1.3, 1.0, 5.0);
+  auto gh = costs.quantity("gpu_hour_price", Dimension::dollars_per_hour, "$2.50/h", Bound::non_negative);
+  auto life = costs.quantity("service_life", Dimension::seconds, "5y", Bound::positive);
+  auto maintenance = costs.number("maintenance", 0.10, 0.0, 1.0);
+  auto extrapolation = costs.choice("extrapolation", "repeat", {"repeat", "once"});
+  auto facility = costs.quantity("facility_price", Dimension::dollars_per_kw_month, "$0/kW-month", Bound::non_negative);
+  // A sheet already applied (by parse_scenario, or in a resolved scenario) stays as its record.
+  if (costs.has("price_sheet")) {
+    costs.accept("price_sheet");
+    if (sheet)
+      record_price_sheet(doc, *sheet);
+  }
+  std::array<std::optional<Costs::DataValue>, kDataClasses> data_value;
+  bool value_ok = true;
+  if (auto dv = costs.has("data_value") ? costs.object("data_value", false) : std::nullopt) {
+    for (int c = 0; c < kDataClasses; ++c) {
+      const std::string key = data_class_name(static_cast<DataClass>(c));
+      if (!dv->has(key)) {
+        dv->accept(key);
+        continue;
+      }
+      // Money for the whole holding ("$2M"), or per size held ("$100/TB").
+      const Json& v = doc["costs"]["data_value"][key];
+      std::string error;
+      const std::string text = v.is_string() ? v.get<std::string>() : "";
+      auto usd = parse_quantity(text, Dimension::dollars, &error);
+      bool per_byte = false;
+      if (!usd) {
+        usd = parse_quantity(text, Dimension::dollars_per_byte, &error);
+        per_byte = true;
+      }
+      dv->accept(key);
+      if (!usd || *usd < 0) {
+        const bool negative = usd ? *usd < 0 : text.starts_with("-");
+        diag.error(dv->child_pointer(key), std::string(negative ? "a negative data value" : "not a data value") +
+                                               " (expected money for the whole holding like \"$2M\", or per size "
+                                               "like \"$100/TB\", at least $0; got " +
+                                               json_excerpt(v) + ")");
+        value_ok = false;
+        continue;
+      }
+      data_value[c] = Costs::DataValue{*usd, per_byte};
+    }
+    dv->finish();
+  } else {
+    costs.accept("data_value");
+  }
+  const auto growth_read = costs.number("data_growth", 0.0, -1.0, 100.0);
+  const double growth = growth_read.value_or(0.0);
+  bool growth_ok = growth_read && growth > -1.0;
+  if (growth_read && !growth_ok)
+    diag.error(costs.child_pointer("data_growth"),
+               "data cannot shrink by 100 % or more a year (expected a yearly growth above -1, got " +
+                   json_excerpt(doc["costs"]["data_growth"]) + ")");
+  costs.finish();
+  if (!value_ok)
+    growth_ok = false; // reported above; nothing is half read
+  if (horizon && energy && pue && gh && life && maintenance && extrapolation && facility && growth_ok)
+    sc.costs = Costs{Seconds(*horizon),
+                     DollarsPerKWh(*energy),
+                     *pue,
+                     DollarsPerHour(*gh),
+                     Seconds(*life),
+                     *maintenance,
+                     *extrapolation,
+                     DollarsPerKWMonth(*facility),
+                     growth,
+                     "",
+                     0,
+                     data_value};
+  if (const Json rec = doc["costs"].value("price_sheet", Json()); rec.is_object() && rec.contains("applied")) {
+    sc.costs.price_sheet = rec.value("name", "") + ", dated " + rec.value("date", "");
+    sc.costs.price_sheet_figures = static_cast<int>(rec["applied"].size());
+  }
+}
+
+// The inputs' own ranges for `aisim sweep --sensitivity`: {"/pointer": {"low": V, "high": V}}. A run does not use
+// them; the shape is checked here, and each value in the scenario when the sensitivity runs.
+void parse_uncertainty(ObjectReader& top, Json& doc, Diagnostics& diag) {
+  if (top.has("uncertainty")) {
+    if (auto unc = top.object("uncertainty", false); unc && unc->ok()) {
+      for (auto& [key, entry] : doc["uncertainty"].items()) {
+        unc->accept(key);
+        const std::string ptr = unc->child_pointer(key);
+        if (key.empty() || key.front() != '/')
+          diag.error(ptr, "expected a JSON pointer to a scenario value, such as \"/cluster/node_groups/0/nic_speed\"");
+        ObjectReader range(entry, ptr, diag);
+        for (const char* end : {"low", "high"}) {
+          range.accept(end);
+          if (!range.ok())
+            continue;
+          if (!entry.contains(end))
+            diag.error(ptr + "/" + end,
+                       std::string("required: the input's ") + end + " value, written as the scenario writes it");
+          else if (!entry[end].is_number() && !entry[end].is_string())
+            diag.error(ptr + "/" + end, "expected a number or a quantity string, got " + json_excerpt(entry[end]));
+        }
+        range.finish();
+      }
+      unc->finish();
+    }
+  } else {
+    top.accept("uncertainty");
+  }
+}
+
 } // namespace
 
 LoadedScenario parse_scenario(Json doc, const std::string& file, const std::string& base_dir) {
@@ -578,83 +690,7 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
     top.accept("threats");
 
   if (auto costs = top.object("costs", false)) {
-    auto horizon = costs->quantity("horizon", Dimension::seconds, "3y");
-    auto energy = costs->quantity("energy_price", Dimension::dollars_per_kwh, "$0.12/kWh", Bound::non_negative);
-    auto pue = costs->number("pue", 1.3, 1.0, 5.0);
-    auto gh = costs->quantity("gpu_hour_price", Dimension::dollars_per_hour, "$2.50/h", Bound::non_negative);
-    auto life = costs->quantity("service_life", Dimension::seconds, "5y", Bound::positive);
-    auto maintenance = costs->number("maintenance", 0.10, 0.0, 1.0);
-    auto extrapolation = costs->choice("extrapolation", "repeat", {"repeat", "once"});
-    auto facility =
-        costs->quantity("facility_price", Dimension::dollars_per_kw_month, "$0/kW-month", Bound::non_negative);
-    // A sheet already applied (by load_price_sheet above, or in a resolved scenario) stays as its record.
-    if (costs->has("price_sheet")) {
-      costs->accept("price_sheet");
-      if (sheet)
-        record_price_sheet(doc, *sheet);
-    }
-    std::array<std::optional<Costs::DataValue>, kDataClasses> data_value;
-    bool value_ok = true;
-    if (auto dv = costs->has("data_value") ? costs->object("data_value", false) : std::nullopt) {
-      for (int c = 0; c < kDataClasses; ++c) {
-        const std::string key = data_class_name(static_cast<DataClass>(c));
-        if (!dv->has(key)) {
-          dv->accept(key);
-          continue;
-        }
-        // Money for the whole holding ("$2M"), or per size held ("$100/TB").
-        const Json& v = doc["costs"]["data_value"][key];
-        std::string error;
-        const std::string text = v.is_string() ? v.get<std::string>() : "";
-        auto usd = parse_quantity(text, Dimension::dollars, &error);
-        bool per_byte = false;
-        if (!usd) {
-          usd = parse_quantity(text, Dimension::dollars_per_byte, &error);
-          per_byte = true;
-        }
-        dv->accept(key);
-        if (!usd || *usd < 0) {
-          const bool negative = usd ? *usd < 0 : text.starts_with("-");
-          diag.error(dv->child_pointer(key), std::string(negative ? "a negative data value" : "not a data value") +
-                                                 " (expected money for the whole holding like \"$2M\", or per size "
-                                                 "like \"$100/TB\", at least $0; got " +
-                                                 json_excerpt(v) + ")");
-          value_ok = false;
-          continue;
-        }
-        data_value[c] = Costs::DataValue{*usd, per_byte};
-      }
-      dv->finish();
-    } else {
-      costs->accept("data_value");
-    }
-    const auto growth_read = costs->number("data_growth", 0.0, -1.0, 100.0);
-    const double growth = growth_read.value_or(0.0);
-    bool growth_ok = growth_read && growth > -1.0;
-    if (growth_read && !growth_ok)
-      diag.error(costs->child_pointer("data_growth"),
-                 "data cannot shrink by 100 % or more a year (expected a yearly growth above -1, got " +
-                     json_excerpt(doc["costs"]["data_growth"]) + ")");
-    costs->finish();
-    if (!value_ok)
-      growth_ok = false; // reported above; nothing is half read
-    if (horizon && energy && pue && gh && life && maintenance && extrapolation && facility && growth_ok)
-      sc.costs = Costs{Seconds(*horizon),
-                       DollarsPerKWh(*energy),
-                       *pue,
-                       DollarsPerHour(*gh),
-                       Seconds(*life),
-                       *maintenance,
-                       *extrapolation,
-                       DollarsPerKWMonth(*facility),
-                       growth,
-                       "",
-                       0,
-                       data_value};
-    if (const Json rec = doc["costs"].value("price_sheet", Json()); rec.is_object() && rec.contains("applied")) {
-      sc.costs.price_sheet = rec.value("name", "") + ", dated " + rec.value("date", "");
-      sc.costs.price_sheet_figures = static_cast<int>(rec["applied"].size());
-    }
+    parse_costs(*costs, doc, sheet, sc, diag);
   }
 
   if (auto sim = top.object("simulation", false)) {
@@ -670,33 +706,7 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
     if (duration && !too_long && seed && fidelity && res)
       sc.simulation = SimulationSettings{Seconds(*duration), static_cast<uint64_t>(*seed), *fidelity, Seconds(*res)};
   }
-  // The inputs' own ranges for `aisim sweep --sensitivity`: {"/pointer": {"low": V, "high": V}}. A run does not use
-  // them; the shape is checked here, and each value in the scenario when the sensitivity runs.
-  if (top.has("uncertainty")) {
-    if (auto unc = top.object("uncertainty", false); unc && unc->ok()) {
-      for (auto& [key, entry] : doc["uncertainty"].items()) {
-        unc->accept(key);
-        const std::string ptr = unc->child_pointer(key);
-        if (key.empty() || key.front() != '/')
-          diag.error(ptr, "expected a JSON pointer to a scenario value, such as \"/cluster/node_groups/0/nic_speed\"");
-        ObjectReader range(entry, ptr, diag);
-        for (const char* end : {"low", "high"}) {
-          range.accept(end);
-          if (!range.ok())
-            continue;
-          if (!entry.contains(end))
-            diag.error(ptr + "/" + end,
-                       std::string("required: the input's ") + end + " value, written as the scenario writes it");
-          else if (!entry[end].is_number() && !entry[end].is_string())
-            diag.error(ptr + "/" + end, "expected a number or a quantity string, got " + json_excerpt(entry[end]));
-        }
-        range.finish();
-      }
-      unc->finish();
-    }
-  } else {
-    top.accept("uncertainty");
-  }
+  parse_uncertainty(top, doc, diag);
   top.finish();
 
   // Cross-checks that need several sections.
