@@ -576,6 +576,96 @@ void parse_uncertainty(ObjectReader& top, Json& doc, Diagnostics& diag) {
   }
 }
 
+// What job i names elsewhere fits it: its dataset on its home and its storage, node-local systems of its own
+// group, a checkpoint interval the group's failures can set, a multilevel checkpoint's local tier.
+void check_job_storage(const Scenario& sc, size_t i, Diagnostics& diag) {
+  const StorageSystem* home = sc.find_storage(sc.policies.tiering.dataset_home);
+  const auto& job = sc.jobs[i];
+  const std::string wptr = "/workloads/" + std::to_string(i);
+  if (home && job.dataset.size > home->capacity())
+    diag.error(wptr + "/dataset/size", "dataset larger than its home \"" + home->name + "\" (expected at most " +
+                                           format_bytes(home->capacity()) + ", got " + format_bytes(job.dataset.size) +
+                                           ")");
+  const StorageSystem* ds = sc.find_storage(job.dataset.storage);
+  if (ds && job.dataset.size > ds->capacity())
+    diag.error(wptr + "/dataset/size", "dataset larger than storage \"" + ds->name + "\" (expected at most " +
+                                           format_bytes(ds->capacity()) + ", got " + format_bytes(job.dataset.size) +
+                                           ")");
+  // Node-local drives serve only the nodes they sit in.
+  for (const auto& [what, name] : {std::pair{"dataset", job.dataset.storage}, {"checkpoint", job.checkpoint.storage}}) {
+    const StorageSystem* sys = sc.find_storage(name);
+    if (sys && sys->kind == "local_nvme" && sys->node_group != job.node_group)
+      diag.error(wptr + "/" + what + "/storage",
+                 "\"" + name + "\" is node-local to node group \"" + sys->node_group +
+                     "\" (expected a shared system or the local drives of the job's own group \"" + job.node_group +
+                     "\")");
+  }
+  if (const auto& cache = job.dataset.cache; !cache.empty() && cache != "page_cache") {
+    const StorageSystem* c = sc.find_storage(cache);
+    if (c && (c->kind != "local_nvme" || c->node_group != job.node_group))
+      diag.error(wptr + "/dataset/cache", "\"" + cache + "\" is not node-local to the job's group \"" + job.node_group +
+                                              "\" (expected \"page_cache\" or its local_nvme)");
+  }
+  if (job.checkpoint.interval_auto) {
+    const NodeGroup* g = sc.find_node_group(job.node_group);
+    if (g && g->node_mtbf.value <= 0)
+      diag.error(wptr + "/checkpoint/interval",
+                 "an automatic interval balances checkpoint cost against failures, and node group \"" + g->name +
+                     "\" has none (expected node_mtbf on the group, or an interval)");
+  }
+  if (!job.checkpoint.local_storage.empty()) {
+    const StorageSystem* local = sc.find_storage(job.checkpoint.local_storage);
+    if (job.checkpoint.mode != "multilevel")
+      diag.error(wptr + "/checkpoint/local_storage",
+                 "only multilevel checkpoints write to local storage first (expected mode \"multilevel\", got \"" +
+                     job.checkpoint.mode + "\")");
+    else if (local && (local->kind != "local_nvme" || local->node_group != job.node_group))
+      diag.error(wptr + "/checkpoint/local_storage", "\"" + local->name + "\" is not node-local to the job's group \"" +
+                                                         job.node_group +
+                                                         "\" (expected the local_nvme of the job's own nodes)");
+    else if (job.checkpoint.local_storage == job.checkpoint.storage)
+      diag.error(wptr + "/checkpoint/storage",
+                 "a multilevel checkpoint drains from local storage to shared storage (expected a system other "
+                 "than local_storage \"" +
+                     local->name + "\")");
+  }
+  const StorageSystem* cs = sc.find_storage(job.checkpoint.storage);
+  if (cs && job.checkpoint.size > cs->capacity())
+    diag.error(wptr + "/checkpoint/size", "checkpoint larger than storage \"" + cs->name + "\" (expected at most " +
+                                              format_bytes(cs->capacity()) + ", got " +
+                                              format_bytes(job.checkpoint.size) + ")");
+  if (job.start >= sc.simulation.duration && sc.simulation.duration.value > 0)
+    diag.warn(wptr + "/start", "the job starts after the simulation ends; it contributes nothing");
+}
+
+// Cross-checks that need several sections.
+void check_across_sections(const Scenario& sc, Diagnostics& diag) {
+  for (const auto& sys : sc.storage) {
+    if (!sys.replication)
+      continue;
+    const StorageSystem* target = sc.find_storage(sys.replication->target);
+    if (target && target->kind == "local_nvme")
+      diag.error("/storage/" + pointer_token(sys.name) + "/replication/target",
+                 "\"" + target->name +
+                     "\" is node-local storage (expected a shared system: jbof, array, pfs or object)");
+  }
+  if (auto limit = endpoint_limit(sc.network)) {
+    long long endpoints = 0;
+    for (const auto& g : sc.node_groups)
+      endpoints += g.count;
+    for (const auto& s : sc.storage)
+      endpoints += s.servers;
+    if (endpoints > *limit)
+      diag.error("/network/k",
+                 "the fat tree attaches " + std::to_string(*limit) + " endpoints, the scenario has " +
+                     std::to_string(endpoints) +
+                     " GPU nodes and storage servers (expected k with k^3/4 >= " + std::to_string(endpoints) + ")");
+  }
+  check_node_schedule(sc, diag);
+  for (size_t i = 0; i < sc.jobs.size(); ++i)
+    check_job_storage(sc, i, diag);
+}
+
 } // namespace
 
 LoadedScenario parse_scenario(Json doc, const std::string& file, const std::string& base_dir) {
@@ -709,89 +799,7 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
   parse_uncertainty(top, doc, diag);
   top.finish();
 
-  // Cross-checks that need several sections.
-  for (const auto& sys : sc.storage) {
-    if (!sys.replication)
-      continue;
-    const StorageSystem* target = sc.find_storage(sys.replication->target);
-    if (target && target->kind == "local_nvme")
-      diag.error("/storage/" + pointer_token(sys.name) + "/replication/target",
-                 "\"" + target->name +
-                     "\" is node-local storage (expected a shared system: jbof, array, pfs or object)");
-  }
-  if (auto limit = endpoint_limit(sc.network)) {
-    long long endpoints = 0;
-    for (const auto& g : sc.node_groups)
-      endpoints += g.count;
-    for (const auto& s : sc.storage)
-      endpoints += s.servers;
-    if (endpoints > *limit)
-      diag.error("/network/k",
-                 "the fat tree attaches " + std::to_string(*limit) + " endpoints, the scenario has " +
-                     std::to_string(endpoints) +
-                     " GPU nodes and storage servers (expected k with k^3/4 >= " + std::to_string(endpoints) + ")");
-  }
-  check_node_schedule(sc, diag);
-  const StorageSystem* home = sc.find_storage(sc.policies.tiering.dataset_home);
-  for (size_t i = 0; i < sc.jobs.size(); ++i) {
-    const auto& job = sc.jobs[i];
-    const std::string wptr = "/workloads/" + std::to_string(i);
-    if (home && job.dataset.size > home->capacity())
-      diag.error(wptr + "/dataset/size", "dataset larger than its home \"" + home->name + "\" (expected at most " +
-                                             format_bytes(home->capacity()) + ", got " +
-                                             format_bytes(job.dataset.size) + ")");
-    const StorageSystem* ds = sc.find_storage(job.dataset.storage);
-    if (ds && job.dataset.size > ds->capacity())
-      diag.error(wptr + "/dataset/size", "dataset larger than storage \"" + ds->name + "\" (expected at most " +
-                                             format_bytes(ds->capacity()) + ", got " + format_bytes(job.dataset.size) +
-                                             ")");
-    // Node-local drives serve only the nodes they sit in.
-    for (const auto& [what, name] :
-         {std::pair{"dataset", job.dataset.storage}, {"checkpoint", job.checkpoint.storage}}) {
-      const StorageSystem* sys = sc.find_storage(name);
-      if (sys && sys->kind == "local_nvme" && sys->node_group != job.node_group)
-        diag.error(wptr + "/" + what + "/storage",
-                   "\"" + name + "\" is node-local to node group \"" + sys->node_group +
-                       "\" (expected a shared system or the local drives of the job's own group \"" + job.node_group +
-                       "\")");
-    }
-    if (const auto& cache = job.dataset.cache; !cache.empty() && cache != "page_cache") {
-      const StorageSystem* c = sc.find_storage(cache);
-      if (c && (c->kind != "local_nvme" || c->node_group != job.node_group))
-        diag.error(wptr + "/dataset/cache", "\"" + cache + "\" is not node-local to the job's group \"" +
-                                                job.node_group + "\" (expected \"page_cache\" or its local_nvme)");
-    }
-    if (job.checkpoint.interval_auto) {
-      const NodeGroup* g = sc.find_node_group(job.node_group);
-      if (g && g->node_mtbf.value <= 0)
-        diag.error(wptr + "/checkpoint/interval",
-                   "an automatic interval balances checkpoint cost against failures, and node group \"" + g->name +
-                       "\" has none (expected node_mtbf on the group, or an interval)");
-    }
-    if (!job.checkpoint.local_storage.empty()) {
-      const StorageSystem* local = sc.find_storage(job.checkpoint.local_storage);
-      if (job.checkpoint.mode != "multilevel")
-        diag.error(wptr + "/checkpoint/local_storage",
-                   "only multilevel checkpoints write to local storage first (expected mode \"multilevel\", got \"" +
-                       job.checkpoint.mode + "\")");
-      else if (local && (local->kind != "local_nvme" || local->node_group != job.node_group))
-        diag.error(wptr + "/checkpoint/local_storage",
-                   "\"" + local->name + "\" is not node-local to the job's group \"" + job.node_group +
-                       "\" (expected the local_nvme of the job's own nodes)");
-      else if (job.checkpoint.local_storage == job.checkpoint.storage)
-        diag.error(wptr + "/checkpoint/storage",
-                   "a multilevel checkpoint drains from local storage to shared storage (expected a system other "
-                   "than local_storage \"" +
-                       local->name + "\")");
-    }
-    const StorageSystem* cs = sc.find_storage(job.checkpoint.storage);
-    if (cs && job.checkpoint.size > cs->capacity())
-      diag.error(wptr + "/checkpoint/size", "checkpoint larger than storage \"" + cs->name + "\" (expected at most " +
-                                                format_bytes(cs->capacity()) + ", got " +
-                                                format_bytes(job.checkpoint.size) + ")");
-    if (job.start >= sc.simulation.duration && sc.simulation.duration.value > 0)
-      diag.warn(wptr + "/start", "the job starts after the simulation ends; it contributes nothing");
-  }
+  check_across_sections(sc, diag);
 
   if (diag.has_errors())
     return out;
