@@ -816,7 +816,10 @@ std::string what_if_line(const Json& r) {
   return o;
 }
 
-std::string format_summary(const Json& r, const std::string& results_path) {
+namespace {
+
+// The summary's the headline: what ran, the what-if, a stop, and the GPU time by state.
+std::string summary_header(const Json& r) {
   using models::Bytes;
   using models::BytesPerSecond;
   using models::Seconds;
@@ -843,6 +846,15 @@ std::string format_summary(const Json& r, const std::string& results_path) {
   o += "  checkpoint stall         " + pct(g["stall"]["checkpoint"]) + "\n";
   o += "  failure                  " + pct(g["stall"]["failure"]) + "\n";
   o += "  idle                     " + pct(g["stall"]["idle"]) + "\n\n";
+  return o;
+}
+
+// The summary's one row per job: utilization, steps, checkpoints and their times.
+std::string summary_jobs(const Json& r) {
+  using models::Bytes;
+  using models::BytesPerSecond;
+  using models::Seconds;
+  std::string o;
   // The name column widens to the longest job name, so a comparison of long-named jobs stays aligned.
   int name_w = 16;
   for (const auto& j : r["jobs"])
@@ -880,6 +892,15 @@ std::string format_summary(const Json& r, const std::string& results_path) {
            at("young_s", "young_goodput") + ", Daly's " + at("daly_s", "daly_goodput") + "\n";
     }
   }
+  return o;
+}
+
+// The summary's one row per storage system, what limited each phase, and each inference fleet's loads and serving.
+std::string summary_storage(const Json& r) {
+  using models::Bytes;
+  using models::BytesPerSecond;
+  using models::Seconds;
+  std::string o;
   o += "\nstorage               read      written   peak read    peak write   peak used / capacity\n";
   for (const auto& s : r["storage"]) {
     char buf[256];
@@ -912,6 +933,15 @@ std::string format_summary(const Json& r, const std::string& results_path) {
            " SLO: " + fmt("%.3f %%", 100.0 * sv["slo_attainment"].get<double>()) + "\n";
     }
   }
+  return o;
+}
+
+// The summary's data moved between tiers, and the lifecycle of checkpoints that were evaluated.
+std::string summary_movements(const Json& r) {
+  using models::Bytes;
+  using models::BytesPerSecond;
+  using models::Seconds;
+  std::string o;
   if (!r["movements"].empty()) {
     o += "\ndata moved between tiers                        copies      bytes    mean / max time\n";
     for (const auto& m : r["movements"]) {
@@ -931,6 +961,15 @@ std::string format_summary(const Json& r, const std::string& results_path) {
              std::to_string(l["released"].get<int>()) + " released to production\n";
     }
   }
+  return o;
+}
+
+// The summary's failures by component, data lost, models destroyed.
+std::string summary_failures(const Json& r) {
+  using models::Bytes;
+  using models::BytesPerSecond;
+  using models::Seconds;
+  std::string o;
   if (const auto& by = r["failures"]["by_component"]; !by.empty()) {
     o += "\nfailures                 ";
     std::string sep;
@@ -977,8 +1016,15 @@ std::string format_summary(const Json& r, const std::string& results_path) {
     o += "  " + ml["class"].get<std::string>() + " of " + ml["job"].get<std::string>() +
          " destroyed with every copy at " + models::format_duration(Seconds(ml["time_s"].get<double>())) + ": " +
          models::format_count(ml["recompute_gpu_hours"].get<double>(), 1) + " GPU-hours to make it again\n";
-  o += format_threats(r);
-  o += format_placement(r);
+  return o;
+}
+
+// The summary's fault domains, and each system's durability from the Markov model.
+std::string summary_durability(const Json& r) {
+  using models::Bytes;
+  using models::BytesPerSecond;
+  using models::Seconds;
+  std::string o;
   // Correlated failures: a group with more drives in one domain than its parity is one domain failure from a loss.
   for (const auto& st : r["storage"]) {
     if (!st.contains("fault_domains"))
@@ -1043,6 +1089,15 @@ std::string format_summary(const Json& r, const std::string& results_path) {
            "\n";
     }
   }
+  return o;
+}
+
+// The summary's GPU-hours lost to failures and what they are worth, and the cost table.
+std::string summary_cost(const Json& r) {
+  using models::Bytes;
+  using models::BytesPerSecond;
+  using models::Seconds;
+  std::string o;
   if (const auto& usd = r["failures"]["lost_usd"]; usd["total"].get<double>() > 0) {
     const auto& h = r["failures"]["lost_gpu_hours"];
     const auto hours = [](const Json& v) { return models::format_count(v.get<double>(), 1); };
@@ -1115,6 +1170,16 @@ std::string format_summary(const Json& r, const std::string& results_path) {
     }
   if (!classes.empty())
     o += "  storage by data class: " + classes + "\n";
+  return o;
+}
+
+} // namespace
+
+std::string format_summary(const Json& r, const std::string& results_path) {
+  std::string o = summary_header(r) + summary_jobs(r) + summary_storage(r) + summary_movements(r) + summary_failures(r);
+  o += format_threats(r);
+  o += format_placement(r);
+  o += summary_durability(r) + summary_cost(r);
   for (const auto& w : r["warnings"])
     o += "\nwarning: " + w.get<std::string>() + "\n";
   o += "\nresults: " + results_path + "\n";
