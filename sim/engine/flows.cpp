@@ -64,7 +64,8 @@ void launch(std::span<const Flows::Pending> flows, std::vector<sg4::CommPtr>& co
 void Flows::add(sg4::Host* from, sg4::Host* to, uint64_t bytes, double weight, double max_Bps) {
   if (!(weight > 0))
     throw std::invalid_argument("flows: a flow's weight must be positive, got " + std::to_string(weight));
-  pending_.push_back({from, to, bytes, routes_->penalty(from, to) / weight, max_Bps, routes_->latency_s(from, to)});
+  const auto route = routes_->route(from, to);
+  pending_.push_back({from, to, bytes, route.penalty / weight, max_Bps, route.latency_s});
   ++count_;
 }
 

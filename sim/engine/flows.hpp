@@ -3,8 +3,8 @@
 // A flow can stand for k identical flows of fidelity "full" (fidelity "aggregate" merges a job's nodes on a leaf
 // class into one host, a system's servers on a leaf into another): it must then take k shares wherever it meets
 // other flows. SimGrid shares a link among its flows in proportion to 1 / sharing penalty, and CM02's penalty is
-// the route's latency, so a flow's penalty is its route's (RouteLatency::penalty, scaled to order 1) divided by its
-// weight. CM02 applies a penalty only once the route latency is paid, and that moment is not reachable from the
+// the route's latency, so a flow's penalty is its route's (RouteLatency::Route::penalty, scaled to order 1) divided by
+// its weight. CM02 applies a penalty only once the route latency is paid, and that moment is not reachable from the
 // installed headers; so the platform's links carry no latency (sim/platform/route_latency.hpp), and the latency is
 // paid here, as a sleep before the flow starts: SimGrid then shares the flow by its penalty
 // (Action::set_sharing_penalty) and bound (Action::set_bound) from its first byte, as CM02 would after the latency.

@@ -15,9 +15,9 @@ int RouteLatency::hops(const simgrid::s4u::Host* from, const simgrid::s4u::Host*
   return it->second;
 }
 
-double RouteLatency::penalty(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to) const {
+RouteLatency::Route RouteLatency::route(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to) const {
   const int h = hops(from, to);
-  return link_latency_s_ > 0 && h > 0 ? h : 1.0;
+  return {h * link_latency_s_, link_latency_s_ > 0 && h > 0 ? h : 1.0};
 }
 
 } // namespace aisim::sim

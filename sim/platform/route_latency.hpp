@@ -26,14 +26,15 @@ public:
 
   // How many latency-bearing links the route from `from` to `to` crosses (looked up once per pair).
   int hops(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to) const;
-  // The route's latency in seconds: hops x the scenario's link latency.
-  double latency_s(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to) const {
-    return hops(from, to) * link_latency_s_;
-  }
-  // CM02's sharing penalty for one flow on this route, divided by the route latency of one link, so that it is of
-  // order 1 (max-min shares are the same when every penalty is scaled alike): the hop count, or 1 where flows pay
-  // no latency (CM02 then shares every flow with penalty 1).
-  double penalty(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to) const;
+  struct Route {
+    double latency_s; // hops x the scenario's link latency
+    // CM02's sharing penalty for one flow on the route, divided by the latency of one link, so that it is of order 1
+    // (max-min shares are the same when every penalty is scaled alike): the hop count, or 1 where flows pay no
+    // latency (CM02 then shares every flow with penalty 1).
+    double penalty;
+  };
+  // What a flow from `from` to `to` pays before its first byte, and its share where flows contend.
+  Route route(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to) const;
   double link_latency_s() const { return link_latency_s_; }
 
 private:

@@ -818,11 +818,13 @@ std::string what_if_line(const Json& r) {
 
 namespace {
 
-// The summary's the headline: what ran, the what-if, a stop, and the GPU time by state.
+// The summary's sections, each a string of whole lines.
+using models::Bytes;
+using models::BytesPerSecond;
+using models::Seconds;
+
+// The summary's headline: what ran, the what-if, a stop, and the GPU time by state.
 std::string summary_header(const Json& r) {
-  using models::Bytes;
-  using models::BytesPerSecond;
-  using models::Seconds;
   std::string o;
   const auto& g = r["gpu"];
   const auto pct = [](double v) { return fmt("%5.1f %%", 100.0 * v); };
@@ -851,9 +853,6 @@ std::string summary_header(const Json& r) {
 
 // The summary's one row per job: utilization, steps, checkpoints and their times.
 std::string summary_jobs(const Json& r) {
-  using models::Bytes;
-  using models::BytesPerSecond;
-  using models::Seconds;
   std::string o;
   // The name column widens to the longest job name, so a comparison of long-named jobs stays aligned.
   int name_w = 16;
@@ -897,9 +896,6 @@ std::string summary_jobs(const Json& r) {
 
 // The summary's one row per storage system, what limited each phase, and each inference fleet's loads and serving.
 std::string summary_storage(const Json& r) {
-  using models::Bytes;
-  using models::BytesPerSecond;
-  using models::Seconds;
   std::string o;
   o += "\nstorage               read      written   peak read    peak write   peak used / capacity\n";
   for (const auto& s : r["storage"]) {
@@ -938,9 +934,6 @@ std::string summary_storage(const Json& r) {
 
 // The summary's data moved between tiers, and the lifecycle of checkpoints that were evaluated.
 std::string summary_movements(const Json& r) {
-  using models::Bytes;
-  using models::BytesPerSecond;
-  using models::Seconds;
   std::string o;
   if (!r["movements"].empty()) {
     o += "\ndata moved between tiers                        copies      bytes    mean / max time\n";
@@ -966,9 +959,6 @@ std::string summary_movements(const Json& r) {
 
 // The summary's failures by component, data lost, models destroyed.
 std::string summary_failures(const Json& r) {
-  using models::Bytes;
-  using models::BytesPerSecond;
-  using models::Seconds;
   std::string o;
   if (const auto& by = r["failures"]["by_component"]; !by.empty()) {
     o += "\nfailures                 ";
@@ -1021,9 +1011,6 @@ std::string summary_failures(const Json& r) {
 
 // The summary's fault domains, and each system's durability from the Markov model.
 std::string summary_durability(const Json& r) {
-  using models::Bytes;
-  using models::BytesPerSecond;
-  using models::Seconds;
   std::string o;
   // Correlated failures: a group with more drives in one domain than its parity is one domain failure from a loss.
   for (const auto& st : r["storage"]) {
@@ -1094,9 +1081,6 @@ std::string summary_durability(const Json& r) {
 
 // The summary's GPU-hours lost to failures and what they are worth, and the cost table.
 std::string summary_cost(const Json& r) {
-  using models::Bytes;
-  using models::BytesPerSecond;
-  using models::Seconds;
   std::string o;
   if (const auto& usd = r["failures"]["lost_usd"]; usd["total"].get<double>() > 0) {
     const auto& h = r["failures"]["lost_gpu_hours"];

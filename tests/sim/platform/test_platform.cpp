@@ -52,7 +52,7 @@ std::vector<std::string> route(const sg4::Engine& e, const std::string& from, co
   host(e, from)->route_to(host(e, to), links, &lat);
   REQUIRE(lat == 0);
   if (latency)
-    *latency = p->routes.latency_s(host(e, from), host(e, to));
+    *latency = p->routes.route(host(e, from), host(e, to)).latency_s;
   std::vector<std::string> names;
   for (const auto* l : links)
     names.push_back(l->get_name());
