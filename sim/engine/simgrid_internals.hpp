@@ -6,7 +6,7 @@
 // What remains outside the installed API:
 // - The simulated clock. SimGrid 3.32 keeps it in a static member of its engine implementation
 //   (simgrid::kernel::EngineImpl::now_, src/kernel/EngineImpl.hpp, not installed) and does not reset it when an
-//   engine ends, so a process's second engine (an executor's worker runs one per run, sim/executor/) would start
+//   engine ends, so a process's second engine (an executor's worker runs one per run, app/executor/) would start
 //   where the first stopped. reset_simgrid_clock() sets it back through its exported name, found at run time.
 // What the engine relies on through the installed API, also checked here because a later SimGrid could change it:
 // - a flow on a route without latency starts with sharing penalty 1 and takes the penalty and bound set on its

@@ -12,7 +12,7 @@ namespace sg4 = simgrid::s4u;
 void configure_engine(sg4::Engine& /*engine*/) {
   // SimGrid keeps its configuration for the whole process and refuses a change of network model once an earlier
   // engine has initialised its models; a process that runs several simulations in turn (an executor's worker,
-  // sim/executor/process_pool.cpp) configures the first and the later ones inherit it.
+  // app/executor/process_pool.cpp) configures the first and the later ones inherit it.
   if (!simgrid::config::is_default("network/model"))
     return;
   // LV08's latency and bandwidth factors describe wide-area TCP; RDMA fabrics deliver line rate, so use CM02

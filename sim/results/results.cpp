@@ -6,15 +6,14 @@
 
 #include "sim/results/version_info.hpp"
 
+#include "sim/engine/simgrid_internals.hpp"
+
 #include "models/analytics/checkpoint_interval.hpp"
 #include "models/analytics/stats.hpp"
 #include "models/cluster/cluster_network.hpp"
 #include "models/common/units.hpp"
 #include "models/cost/cost.hpp"
 #include "models/scenario/included_file.hpp"
-
-#include <simgrid/s4u.hpp>
-#include <simgrid/version.h>
 
 #include <algorithm>
 #include <array>
@@ -393,9 +392,8 @@ Json build_results(const models::Scenario& sc, const RunOutput& run) {
   r["scenario"] = sc.resolved;
   r["provenance"] = {{"aisim_version", kAisimVersion},
                      {"git_commit", kGitCommit},
-                     {"simgrid_version", std::to_string(SIMGRID_VERSION_MAJOR) + "." +
-                                             std::to_string(SIMGRID_VERSION_MINOR) + "." +
-                                             std::to_string(SIMGRID_VERSION_PATCH)},
+                     // the library the run linked at run time, which check_simgrid() accepted
+                     {"simgrid_version", simgrid_version_found()},
                      {"seed", sc.simulation.seed}};
 
   double compute = 0, data = 0, ckpt = 0, failure = 0;

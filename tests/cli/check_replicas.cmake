@@ -17,7 +17,7 @@ execute_process(COMMAND "${CHECK}" replicas "${OUT}" 3 RESULT_VARIABLE rc OUTPUT
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "replica statistics:\n${out}")
 endif()
-# Replicas run in workers forked from the parent, one after another (sim/executor); replica 3 is always a worker's
+# Replicas run in workers forked from the parent, one after another (app/executor); replica 3 is always a worker's
 # second run. It must be the very run `aisim run --seed` makes on its own, outputs and all.
 execute_process(COMMAND "${AISIM}" run "${SCENARIO}" --seed 7 --out "${OUT}-seed7" --progress none
                 RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)

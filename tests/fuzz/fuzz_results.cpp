@@ -5,9 +5,9 @@
 // compares with itself (every metric compared equal, none "best").
 #include "tests/fuzz/fuzz_input.hpp"
 
-#include "sim/cli/report_command.hpp"
-#include "sim/report/compare.hpp"
-#include "sim/report/report.hpp"
+#include "app/cli/report_command.hpp"
+#include "app/report/compare.hpp"
+#include "app/report/report.hpp"
 #include "sim/results/results.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -17,7 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const auto& dir = fuzz::scratch_dir("results");
   fuzz::write_file(dir / "results.json", json_text);
   fuzz::write_file(dir / "timeseries.csv", csv);
-  const auto page = sim::render_folder_page(dir.string());
+  const auto page = app::render_folder_page(dir.string());
   fuzz::require(page.why.empty() != page.html.empty(), "a folder neither rendered nor refused with a reason");
   std::string read_why;
   const auto results = sim::read_results(dir.string(), &read_why);
@@ -26,10 +26,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   const std::vector<std::pair<std::string, models::Json>> runs{{"a", results}, {"b", results}};
-  const auto comparison = sim::compare_runs(runs);
+  const auto comparison = app::compare_runs(runs);
   for (const auto& m : comparison.value("metrics", models::Json::array()))
     fuzz::require(m.value("best", models::Json()).is_null(), "a run compared with itself is better at something");
-  (void)sim::format_comparison(comparison);
-  (void)sim::render_comparison(comparison, runs);
+  (void)app::format_comparison(comparison);
+  (void)app::render_comparison(comparison, runs);
   return 0;
 }

@@ -10,7 +10,7 @@
 // value that was run.
 #include "tests/fuzz/fuzz_input.hpp"
 
-#include "sim/sweep/size_search.hpp"
+#include "app/sweep/size_search.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -18,7 +18,7 @@
 
 namespace {
 
-using aisim::sim::SizeRun;
+using aisim::app::SizeRun;
 
 // The byte at `k`, 0 past the end.
 uint8_t at(const uint8_t* data, size_t size, size_t k) { return k < size ? data[k] : 0; }
@@ -26,7 +26,7 @@ uint8_t at(const uint8_t* data, size_t size, size_t k) { return k < size ? data[
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  using namespace aisim::sim;
+  using namespace aisim::app;
   if (size == 0)
     return 0;
   if (data[0] == 'T') {

@@ -7,7 +7,7 @@
 // each point's --set assignment names the axis' pointer.
 #include "tests/fuzz/fuzz_input.hpp"
 
-#include "sim/sweep/sweep_plan.hpp"
+#include "app/sweep/sweep_plan.hpp"
 
 #include <cmath>
 #include <set>
@@ -15,8 +15,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace aisim;
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  std::vector<sim::SweepAxis> axes;
-  sim::SampleSpec sample;
+  std::vector<app::SweepAxis> axes;
+  app::SampleSpec sample;
   bool ok = true;
   size_t start = 0;
   while (start < text.size()) {
@@ -28,7 +28,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       const std::string arg = line.substr(7);
       if (arg.find('@') != std::string::npos)
         continue;
-      auto axis = sim::parse_vary(arg, &error);
+      auto axis = app::parse_vary(arg, &error);
       if (!axis) {
         fuzz::require(!error.empty(), "a --vary refused without a reason");
         ok = false;
@@ -42,22 +42,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       }
       axes.push_back(std::move(*axis));
     } else if (line.rfind("--sample ", 0) == 0) {
-      auto s = sim::parse_sample(line.substr(9), &error);
+      auto s = app::parse_sample(line.substr(9), &error);
       if (!s) {
         fuzz::require(!error.empty(), "a --sample refused without a reason");
         ok = false;
         continue;
       }
-      fuzz::require(s->mode == sim::SampleMode::grid || s->count >= 1, "a sample of no points accepted");
+      fuzz::require(s->mode == app::SampleMode::grid || s->count >= 1, "a sample of no points accepted");
       sample = *s;
     }
   }
   if (!ok || axes.empty())
     return 0;
-  const double count = sim::points_to_run(axes, sample);
+  const double count = app::points_to_run(axes, sample);
   if (!(count <= 20'000))
     return 0;
-  const sim::SweepPlan plan = sim::plan_sweep(axes, sample);
+  const app::SweepPlan plan = app::plan_sweep(axes, sample);
   fuzz::require(static_cast<double>(plan.points.size() + plan.duplicates) == count,
                 "a plan took another number of points than it counted");
   std::set<std::vector<uint32_t>> seen;
@@ -65,11 +65,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     fuzz::require(p.choice.size() == plan.axes.size(), "a point without a choice for every axis");
     for (size_t k = 0; k < p.choice.size(); ++k)
       fuzz::require(p.choice[k] < plan.axes[k].values.size(), "a point's choice beyond its axis");
-    if (sample.mode != sim::SampleMode::latin)
+    if (sample.mode != app::SampleMode::latin)
       fuzz::require(seen.insert(p.choice).second, "a grid or random sample took a point twice");
   }
   for (const auto& a : plan.axes)
-    fuzz::require(sim::assignment(a, 0).rfind(a.pointer + "=", 0) == 0, "an assignment that does not name its pointer");
-  (void)sim::plan_json(plan);
+    fuzz::require(app::assignment(a, 0).rfind(a.pointer + "=", 0) == 0, "an assignment that does not name its pointer");
+  (void)app::plan_json(plan);
   return 0;
 }

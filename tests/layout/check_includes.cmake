@@ -1,6 +1,7 @@
-# The layering of models/ and sim/ as a test: each folder may include only the folders below it (the READMEs say
-# why), nothing under models/ includes SimGrid or Qt, and only gui/ includes Qt. The CMake targets link the same
-# way; this catches an include that would compile only because a header reaches further than its target links.
+# The layering of models/, sim/, app/ and gui/ as a test: each folder may include only the folders below it (the
+# READMEs say why), only sim/ (the simulator core) includes SimGrid, and only gui/ includes Qt. The CMake targets
+# link the same way; this catches an include that would compile only because a header reaches further than its
+# target links.
 # Run with -DSRC=<source tree>.
 cmake_minimum_required(VERSION 3.25)
 
@@ -14,23 +15,26 @@ set(allow_models/cluster models/common models/hardware models/scenario models/cl
 set(allow_models/analytics models/common models/analytics)
 set(allow_models/cost models/common models/hardware models/scenario models/cost)
 set(allow_models/calibration models/common models/hardware models/calibration)
-set(allow_models/calibration/probe models/common models/hardware models/calibration models/calibration/probe)
 set(allow_sim/platform ${models_all} sim/platform)
 set(allow_sim/engine ${models_all} sim/platform sim/engine)
 set(allow_sim/results ${models_all} sim/engine sim/results)
-set(allow_sim/executor sim/executor)
-set(allow_sim/sweep ${models_all} sim/executor sim/sweep)
-set(allow_sim/cli ${models_all} models/calibration/probe sim/engine sim/results sim/report sim/executor sim/sweep
-    sim/cli)
-set(allow_sim/report models/common sim/report)
-# The GUI edits scenarios with the models and runs `aisim` as a child process: it never includes sim/.
+# The applications around the core. Only app/cli runs the simulator (through sim/engine and sim/results); the
+# probe measures a drive, sweeps plan and tabulate runs that the executor starts as child processes, the report
+# draws results folders from their files.
+set(allow_app/probe models/common models/hardware models/calibration app/probe)
+set(allow_app/executor app/executor)
+set(allow_app/sweep ${models_all} app/executor app/sweep)
+set(allow_app/report models/common app/report)
+set(allow_app/cli ${models_all} sim/engine sim/results app/probe app/report app/executor app/sweep app/cli)
+# The GUI edits scenarios with the models and runs `aisim` as a child process: it never includes sim/ or app/.
 set(allow_gui ${models_all} gui)
 
 set(failures "")
 file(GLOB_RECURSE sources RELATIVE "${SRC}" "${SRC}/models/*.hpp" "${SRC}/models/*.cpp" "${SRC}/sim/*.hpp"
-     "${SRC}/sim/*.cpp" "${SRC}/sim/*.cpp.in" "${SRC}/gui/*.hpp" "${SRC}/gui/*.cpp")
+     "${SRC}/sim/*.cpp" "${SRC}/sim/*.cpp.in" "${SRC}/app/*.hpp" "${SRC}/app/*.cpp" "${SRC}/gui/*.hpp"
+     "${SRC}/gui/*.cpp")
 if(NOT sources)
-  message(FATAL_ERROR "no sources found under ${SRC}/models or ${SRC}/sim")
+  message(FATAL_ERROR "no sources found under ${SRC}/models, ${SRC}/sim or ${SRC}/app")
 endif()
 foreach(f ${sources})
   get_filename_component(folder "${f}" DIRECTORY)
@@ -41,11 +45,11 @@ foreach(f ${sources})
   file(STRINGS "${SRC}/${f}" includes REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"]")
   foreach(line ${includes})
     string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*[<\"]([^>\"]+)[>\"].*" "\\1" header "${line}")
-    if(header MATCHES "^(simgrid|xbt)/" AND f MATCHES "^models/")
-      string(APPEND failures "${f}: includes the SimGrid header <${header}>; models/ never uses SimGrid\n")
+    if(header MATCHES "^(simgrid|xbt)/" AND NOT f MATCHES "^sim/")
+      string(APPEND failures "${f}: includes the SimGrid header <${header}>; only sim/ uses SimGrid\n")
     elseif(header MATCHES "^Q[A-Za-z]*(/|$)" AND NOT f MATCHES "^gui/")
       string(APPEND failures "${f}: includes the Qt header <${header}>; only gui/ uses Qt\n")
-    elseif(header MATCHES "^(models|sim|gui)/")
+    elseif(header MATCHES "^(models|sim|app|gui)/")
       get_filename_component(target_folder "${header}" DIRECTORY)
       if(NOT target_folder IN_LIST allow_${folder})
         string(REPLACE ";" ", " allowed "${allow_${folder}}")

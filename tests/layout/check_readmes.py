@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""The folder maps as a test: every folder of models/, sim/ and gui/ that holds source files has a README.md that
-names each of them (in backquotes: `file.cpp`, or `name.hpp/.cpp` for a pair) and says what the folder uses (a
-line starting "Uses" or "May use"); a README that names a source file the folder does not hold fails; and no README.md in the
-repository sends its reader outside it (../shared/, a design note a clone does not have).
+"""The folder maps as a test: every folder of models/, sim/, app/ and gui/ that holds source files has a README.md
+that names each of them (in backquotes: `file.cpp`, or `name.hpp/.cpp` for a pair) and says what the folder uses
+(a line starting "Uses" or "May use"); a README that names a source file the folder does not hold fails; and no
+README.md in the repository sends its reader outside it (../shared/, a design note a clone does not have).
 Usage: check_readmes.py SOURCE_TREE, or check_readmes.py --self-test (the checks tried on a tree broken on purpose)."""
 import pathlib
 import re
@@ -13,7 +13,7 @@ import tempfile
 if sys.argv[1:] == ["--self-test"]:
     with tempfile.TemporaryDirectory() as t:
         tree = pathlib.Path(t)
-        for top in ("models", "sim", "gui"):
+        for top in ("models", "sim", "app", "gui"):
             (tree / top).mkdir()
         good = tree / "sim" / "good"
         good.mkdir()
@@ -61,7 +61,7 @@ def is_source(p):
     return p.is_file() and (p.suffix in SOURCE or p.name.endswith(".cpp.in")) and p.name != "CMakeLists.txt"
 
 
-for top in ("models", "sim", "gui"):
+for top in ("models", "sim", "app", "gui"):
     for folder in sorted([root / top] + [d for d in (root / top).rglob("*") if d.is_dir()]):
         sources = sorted(p.name for p in folder.iterdir() if is_source(p))
         if not sources:

@@ -1,0 +1,283 @@
+#include "app/sweep/size_search.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <set>
+
+namespace aisim::app {
+namespace {
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t");
+  const auto e = s.find_last_not_of(" \t");
+  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
+}
+
+std::optional<double> value_of(const std::map<size_t, SizeRun>& done, size_t i, const std::string& metric) {
+  const auto it = done.find(i);
+  if (it == done.end())
+    return std::nullopt;
+  const auto m = it->second.metrics.find(metric);
+  return m == it->second.metrics.end() ? std::nullopt : std::optional<double>(m->second);
+}
+
+// Whether `metric` moves one way only over the runs made (in the parameter's order), within float noise.
+bool monotone(const std::map<size_t, SizeRun>& done, const std::string& metric) {
+  std::vector<double> v;
+  for (const auto& [i, r] : done)
+    if (const auto m = value_of(done, i, metric))
+      v.push_back(*m);
+  if (v.size() < 3)
+    return true;
+  double scale = 0;
+  for (const double x : v)
+    scale = std::max(scale, std::fabs(x));
+  const double slack = 1e-9 * scale + 1e-15;
+  bool up = false, down = false;
+  for (size_t k = 1; k < v.size(); ++k) {
+    up = up || v[k] > v[k - 1] + slack;
+    down = down || v[k] < v[k - 1] - slack;
+  }
+  return !(up && down);
+}
+
+} // namespace
+
+std::optional<SizeTarget> parse_target(const std::string& text, std::string* error) {
+  SizeTarget t;
+  auto at = text.find(">=");
+  t.at_least = at != std::string::npos;
+  if (at == std::string::npos)
+    at = text.find("<=");
+  if (at == std::string::npos) {
+    *error = "--target \"" + text + "\": expected METRIC>=VALUE or METRIC<=VALUE (e.g. gpu_utilization_fraction>=95%)";
+    return std::nullopt;
+  }
+  t.metric = trim(text.substr(0, at));
+  std::string v = trim(text.substr(at + 2));
+  const bool percent = !v.empty() && v.back() == '%';
+  if (percent)
+    v = trim(v.substr(0, v.size() - 1));
+  const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), t.value);
+  if (t.metric.empty() || v.empty() || ec != std::errc() || end != v.data() + v.size() || !std::isfinite(t.value)) {
+    *error = "--target \"" + text + "\": the value must be a plain number, or a percentage for a fraction (\"95%\")";
+    return std::nullopt;
+  }
+  if (percent)
+    t.value /= 100;
+  return t;
+}
+
+SizeAnswer size_search(size_t values, const SizeTarget& target, SizeGoal goal, size_t batch,
+                       const std::function<std::vector<SizeRun>(const std::vector<size_t>&)>& run_batch,
+                       bool search_if_not_monotone) {
+  SizeAnswer a;
+  std::map<size_t, SizeRun> done;
+  const auto run = [&](std::vector<size_t> idx) {
+    idx.erase(std::remove_if(idx.begin(), idx.end(), [&](size_t i) { return done.contains(i); }), idx.end());
+    std::sort(idx.begin(), idx.end());
+    idx.erase(std::unique(idx.begin(), idx.end()), idx.end());
+    if (idx.empty())
+      return;
+    for (auto& r : run_batch(idx))
+      done[r.index] = std::move(r);
+  };
+  const auto meets = [&](size_t i) {
+    const auto m = value_of(done, i, target.metric);
+    return m && target.met_by(*m);
+  };
+  const auto failed = [&] {
+    return std::any_of(done.begin(), done.end(), [](const auto& d) { return d.second.metrics.empty(); });
+  };
+  a.method = "bisection";
+  run({0, values - 1});
+  if (values > 2 && !failed() && meets(0) != meets(values - 1)) {
+    size_t lo = 0, hi = values - 1; // meets(lo) != meets(hi)
+    while (hi - lo > 1) {
+      const size_t k = std::min(std::max<size_t>(batch, 1), hi - lo - 1);
+      std::vector<size_t> picks;
+      for (size_t j = 1; j <= k; ++j)
+        picks.push_back(lo + (hi - lo) * j / (k + 1));
+      run(picks);
+      if (failed())
+        break;
+      std::vector<size_t> pts{lo};
+      pts.insert(pts.end(), picks.begin(), picks.end());
+      pts.push_back(hi);
+      pts.erase(std::unique(pts.begin(), pts.end()), pts.end());
+      int flips = 0;
+      size_t nlo = lo, nhi = hi;
+      for (size_t q = 1; q < pts.size(); ++q)
+        if (meets(pts[q - 1]) != meets(pts[q])) {
+          if (flips++ == 0) {
+            nlo = pts[q - 1];
+            nhi = pts[q];
+          }
+        }
+      if (flips != 1) {
+        a.why_search = "the target is met, missed and met again along the values run";
+        break;
+      }
+      lo = nlo;
+      hi = nhi;
+    }
+  } else if (values > 2 && !failed()) {
+    // Both ends agree: monotone, every value between does too. One value between them tests that.
+    run({(values - 1) / 2});
+  }
+  const auto give_up = [&] {
+    for (const auto& [i, r] : done)
+      if (r.metrics.empty()) {
+        a.message = "the run of value " + std::to_string(i + 1) + " failed; no answer can be given";
+        a.runs.push_back(r);
+      }
+  };
+  if (failed()) {
+    give_up();
+    return a;
+  }
+  if (a.why_search.empty() && !monotone(done, target.metric))
+    a.why_search = target.metric + " rises and falls along the values run";
+  if (a.why_search.empty() && goal == SizeGoal::cheapest && !monotone(done, "total_with_lost_gpu_usd"))
+    a.why_search = "the cost with lost GPU time rises and falls along the values run";
+  if (!a.why_search.empty() && !search_if_not_monotone) {
+    for (const auto& [i, r] : done)
+      a.runs.push_back(r);
+    a.message = "bisection needs a monotone metric, and " + a.why_search;
+    return a;
+  }
+  if (!a.why_search.empty()) {
+    a.method = "search";
+    std::vector<size_t> rest;
+    for (size_t i = 0; i < values; ++i)
+      rest.push_back(i);
+    run(rest);
+    // The value that failed may have been the answer.
+    if (failed()) {
+      give_up();
+      return a;
+    }
+  }
+  for (const auto& [i, r] : done)
+    a.runs.push_back(r);
+  std::optional<size_t> best;
+  for (const auto& [i, r] : done) {
+    if (!meets(i))
+      continue;
+    if (!best)
+      best = i;
+    else if (goal == SizeGoal::largest)
+      best = std::max(*best, i);
+    else if (value_of(done, i, "total_with_lost_gpu_usd").value_or(0) <
+             value_of(done, *best, "total_with_lost_gpu_usd").value_or(0))
+      best = i;
+  }
+  if (best) {
+    a.found = true;
+    a.index = *best;
+    return a;
+  }
+  // None meets: say how close the best run came.
+  std::optional<size_t> closest;
+  for (const auto& [i, r] : done) {
+    const auto m = value_of(done, i, target.metric);
+    if (m && (!closest || (target.at_least ? *m > *value_of(done, *closest, target.metric)
+                                           : *m < *value_of(done, *closest, target.metric))))
+      closest = i;
+  }
+  a.index = closest.value_or(0);
+  a.message = "no value meets the target";
+  return a;
+}
+
+namespace {
+
+// The runs with the metric, by index, and what "near the best" means for them; empty when there is no change.
+struct KneeFrame {
+  std::vector<std::pair<size_t, double>> v;
+  double best = 0, range = 0;
+  bool best_high = true; // the best run lies above the worst in the values
+  bool near(double m) const { return std::fabs(best - m) <= 0.1 * range; }
+};
+
+KneeFrame frame(const std::vector<SizeRun>& runs, const std::string& metric, bool higher_is_better) {
+  KneeFrame f;
+  for (const auto& r : runs)
+    if (const auto it = r.metrics.find(metric); it != r.metrics.end())
+      f.v.emplace_back(r.index, it->second);
+  std::sort(f.v.begin(), f.v.end());
+  if (f.v.size() < 3)
+    return {};
+  size_t best = 0, worst = 0;
+  for (size_t k = 0; k < f.v.size(); ++k) {
+    const bool better = higher_is_better ? f.v[k].second > f.v[best].second : f.v[k].second < f.v[best].second;
+    const bool poorer = higher_is_better ? f.v[k].second < f.v[worst].second : f.v[k].second > f.v[worst].second;
+    best = better ? k : best;
+    worst = poorer ? k : worst;
+  }
+  f.best = f.v[best].second;
+  f.range = std::fabs(f.v[best].second - f.v[worst].second);
+  f.best_high = best > worst;
+  // A knee is where more of the parameter stops helping; where more only hurts (a load), there is none.
+  if (f.range <= 0 || !f.best_high)
+    return {};
+  return f;
+}
+
+// The value nearest the worst end among the runs that are near the best.
+std::optional<size_t> first_near(const KneeFrame& f) {
+  if (f.v.empty())
+    return std::nullopt;
+  if (f.best_high) {
+    for (const auto& [i, m] : f.v)
+      if (f.near(m))
+        return i;
+  } else {
+    for (auto it = f.v.rbegin(); it != f.v.rend(); ++it)
+      if (f.near(it->second))
+        return it->first;
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+std::optional<size_t> knee(const std::vector<SizeRun>& runs, const std::string& metric, bool higher_is_better) {
+  return first_near(frame(runs, metric, higher_is_better));
+}
+
+std::optional<size_t> find_knee(std::vector<SizeRun>& runs, const std::string& metric, bool higher_is_better,
+                                size_t batch,
+                                const std::function<std::vector<SizeRun>(const std::vector<size_t>&)>& run_batch) {
+  for (;;) {
+    const KneeFrame f = frame(runs, metric, higher_is_better);
+    const auto at = first_near(f);
+    if (!at)
+      return std::nullopt;
+    // The run next to it on the worst side is not near: the knee lies between them.
+    std::optional<size_t> far;
+    for (const auto& [i, m] : f.v)
+      if (!f.near(m) && (f.best_high ? i < *at : i > *at) && (!far || (f.best_high ? i > *far : i < *far)))
+        far = i;
+    if (!far)
+      return at;
+    const size_t lo = std::min(*far, *at), hi = std::max(*far, *at);
+    if (hi - lo <= 1)
+      return at;
+    const size_t k = std::min(std::max<size_t>(batch, 1), hi - lo - 1);
+    std::vector<size_t> picks;
+    for (size_t j = 1; j <= k; ++j)
+      picks.push_back(lo + (hi - lo) * j / (k + 1));
+    bool failed = false;
+    for (auto& r : run_batch(picks)) {
+      failed = failed || !r.metrics.contains(metric);
+      runs.push_back(std::move(r));
+    }
+    // A failed run has no metric, so the same values would be picked again, forever: the knee cannot be placed.
+    if (failed)
+      return std::nullopt;
+  }
+}
+
+} // namespace aisim::app
