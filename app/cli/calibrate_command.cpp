@@ -1,6 +1,6 @@
 #include "app/cli/calibrate_command.hpp"
 
-#include "sim/results/results.hpp"
+#include "sim/results/output_set.hpp"
 #include "sim/results/version_info.hpp"
 
 #include "app/probe/calibration_sweep.hpp"

@@ -2,7 +2,7 @@
 
 #include "app/cli/run_command.hpp"
 #include "sim/engine/simulation.hpp"
-#include "sim/results/results.hpp"
+#include "sim/results/timeseries_csv.hpp"
 
 #include "models/scenario/scenario_parser.hpp"
 

@@ -18,21 +18,28 @@
 #include <iostream>
 #include <map>
 
+namespace aisim::app {
 namespace {
 
-const std::map<std::string, aisim::app::ProgressMode> kProgressModes{{"auto", aisim::app::ProgressMode::automatic},
-                                                                     {"none", aisim::app::ProgressMode::none},
-                                                                     {"jsonl", aisim::app::ProgressMode::jsonl}};
+const std::map<std::string, ProgressMode> kProgressModes{
+    {"auto", ProgressMode::automatic}, {"none", ProgressMode::none}, {"jsonl", ProgressMode::jsonl}};
 
-int cli_main(int argc, char** argv) {
-  using namespace aisim::app;
-  CLI::App app{"aisim: a discrete-event simulator of AI storage clusters"};
-  app.set_version_flag("--version", std::string("aisim ") + aisim::sim::kAisimVersion + " (" + aisim::sim::kGitCommit +
-                                        "), SimGrid " + aisim::sim::simgrid_version_found());
-  app.require_subcommand(1);
-
+// Every subcommand's flags, each bound to the field of its command that holds it. One function per subcommand
+// (the small ones together), added in the order `aisim --help` lists them.
+struct Commands {
   RunCommand run;
-  std::string progress = "auto";
+  std::string run_progress = "auto";
+  SweepCommand sweep;
+  std::string sweep_progress = "auto";
+  SizeCommand size;
+  CheckCommand check;
+  ValidateCommand validate;
+  ReportCommand report;
+  CompareCommand compare;
+  CalibrateCommand calibrate;
+};
+
+void add_run(CLI::App& app, RunCommand& run, std::string& progress) {
   auto* run_cmd = app.add_subcommand("run", "Simulate a scenario; write results.json and timeseries.csv");
   run_cmd->add_option("scenario", run.scenario, "Scenario file (JSON)")->required();
   run_cmd->add_option("--out", run.out_dir, "Output folder (default: results/<scenario file stem>/)");
@@ -67,9 +74,9 @@ int cli_main(int argc, char** argv) {
       ->add_option("--progress", progress,
                    "Progress: auto (a bar on a terminal), none, or jsonl (one JSON line per update)")
       ->check(CLI::IsMember({"auto", "none", "jsonl"}));
+}
 
-  SweepCommand sweep;
-  std::string sweep_progress = "auto";
+void add_sweep(CLI::App& app, SweepCommand& sweep, std::string& sweep_progress) {
   auto* sweep_cmd = app.add_subcommand(
       "sweep", "Run a scenario over a grid or sample of values (each point an ordinary run); write sweep.csv and "
                "sweep.json with the Pareto front of cost against utilization");
@@ -113,8 +120,9 @@ int cli_main(int argc, char** argv) {
       ->add_option("--progress", sweep_progress,
                    "Progress: auto (a bar on a terminal), none, or jsonl (one JSON line per finished point)")
       ->check(CLI::IsMember({"auto", "none", "jsonl"}));
+}
 
-  SizeCommand size;
+void add_size(CLI::App& app, SizeCommand& size) {
   auto* size_cmd = app.add_subcommand(
       "size", "Find the cheapest value of a parameter (or combination) meeting a target, or the largest that still "
               "meets it; bisection where the metric is monotone (checked), else every value");
@@ -137,34 +145,34 @@ int cli_main(int argc, char** argv) {
   size_cmd->add_option("-j,--jobs", size.jobs, "Runs at once (default: the machine's cores)")
       ->check(CLI::Range(1, 4096));
   size_cmd->add_option("--out", size.out_dir, "Output folder (default: results/<scenario file stem>-size/)");
+}
 
-  CheckCommand check;
+// check, validate, report and compare: a scenario or results folders in, few flags.
+void add_small_commands(CLI::App& app, Commands& c) {
   auto* check_cmd =
       app.add_subcommand("check", "Check a scenario as `run` would, without simulating (exit 0 usable, 2 errors)");
-  check_cmd->add_option("scenario", check.scenario, "Scenario file (JSON)")->required();
-  check_cmd->add_option("--set", check.sets, "Override a value: /json/pointer=value (repeatable)")
+  check_cmd->add_option("scenario", c.check.scenario, "Scenario file (JSON)")->required();
+  check_cmd->add_option("--set", c.check.sets, "Override a value: /json/pointer=value (repeatable)")
       ->allow_extra_args(false);
-  check_cmd->add_flag("--json", check.json,
+  check_cmd->add_flag("--json", c.check.json,
                       "Print one JSON document: errors and warnings with their pointers, the resolved scenario");
 
-  ValidateCommand validate;
   auto* val_cmd = app.add_subcommand("validate", "Run the validation cases and print a table of model vs reference");
-  val_cmd->add_option("--case", validate.only_case, "Run only this case (a folder name under validation/)");
-  val_cmd->add_option("--dir", validate.dir,
+  val_cmd->add_option("--case", c.validate.only_case, "Run only this case (a folder name under validation/)");
+  val_cmd->add_option("--dir", c.validate.dir,
                       "Folder of validation cases (default: ./validation, else the source tree's)");
 
-  ReportCommand report;
   auto* report_cmd = app.add_subcommand("report", "Render a results folder's report.html again from its files");
-  report_cmd->add_option("dir", report.dir, "Results folder (results.json and timeseries.csv)")->required();
-  report_cmd->add_option("--out", report.out, "Page to write (default: DIR/report.html)");
+  report_cmd->add_option("dir", c.report.dir, "Results folder (results.json and timeseries.csv)")->required();
+  report_cmd->add_option("--out", c.report.out, "Page to write (default: DIR/report.html)");
 
-  CompareCommand compare;
   auto* compare_cmd =
       app.add_subcommand("compare", "Compare results folders side by side: a table on the terminal and an HTML page");
-  compare_cmd->add_option("dirs", compare.dirs, "Two or more results folders")->required()->expected(2, 64);
-  compare_cmd->add_option("--out", compare.out_dir, "Folder for compare.html (default: results/compare/)");
+  compare_cmd->add_option("dirs", c.compare.dirs, "Two or more results folders")->required()->expected(2, 64);
+  compare_cmd->add_option("--out", c.compare.out_dir, "Folder for compare.html (default: results/compare/)");
+}
 
-  CalibrateCommand calibrate;
+void add_calibrate(CLI::App& app, CalibrateCommand& calibrate) {
   auto* cal_cmd = app.add_subcommand(
       "calibrate", "Measure a drive with the io_uring probe and fit an aisim.drive/v1 model (or --refit saved data)");
   cal_cmd->add_option("target", calibrate.target,
@@ -184,40 +192,40 @@ int cli_main(int argc, char** argv) {
                    "raw measurements to --out, no model")
       ->allow_extra_args(false); // one value per --point, so a TARGET after it stays the target
   cal_cmd->add_option("--runtime", calibrate.runtime, "Measured time per point (\"10s\"; default 5s with --point)");
+}
 
+// Runs the parsed subcommand; what it throws becomes a line on stderr and an exit status.
+int dispatch(const CLI::App& app, Commands& c, int argc, char** argv) {
   try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);
-    return rc == 0 ? 0 : 2;
-  }
-  try {
-    if (*run_cmd) {
-      run.progress = kProgressModes.at(progress);
-      run.self = argv[0];
-      run.command.assign(argv, argv + argc);
-      return run_command(run);
-    }
-    if (*sweep_cmd) {
-      sweep.progress = kProgressModes.at(sweep_progress);
-      sweep.self = argv[0];
-      return sweep_command(sweep);
-    }
-    if (*size_cmd) {
-      size.self = argv[0];
-      return size_command(size);
-    }
-    if (*check_cmd)
-      return check_command(check);
-    if (*report_cmd)
-      return report_command(report);
-    if (*compare_cmd)
-      return compare_command(compare);
-    if (*cal_cmd)
-      return calibrate_command(calibrate);
-    if (*val_cmd) {
-      validate.self = argv[0];
-      return validate_command(validate);
+    for (const CLI::App* sub : app.get_subcommands()) {
+      const std::string& name = sub->get_name();
+      if (name == "run") {
+        c.run.progress = kProgressModes.at(c.run_progress);
+        c.run.self = argv[0];
+        c.run.command.assign(argv, argv + argc);
+        return run_command(c.run);
+      }
+      if (name == "sweep") {
+        c.sweep.progress = kProgressModes.at(c.sweep_progress);
+        c.sweep.self = argv[0];
+        return sweep_command(c.sweep);
+      }
+      if (name == "size") {
+        c.size.self = argv[0];
+        return size_command(c.size);
+      }
+      if (name == "check")
+        return check_command(c.check);
+      if (name == "report")
+        return report_command(c.report);
+      if (name == "compare")
+        return compare_command(c.compare);
+      if (name == "calibrate")
+        return calibrate_command(c.calibrate);
+      if (name == "validate") {
+        c.validate.self = argv[0];
+        return validate_command(c.validate);
+      }
     }
   } catch (const aisim::sim::OutputRefused& e) { // found before anything ran: bad input, nothing written
     std::cerr << "aisim: " << e.what() << "\n";
@@ -235,13 +243,34 @@ int cli_main(int argc, char** argv) {
   return 1;
 }
 
+int cli_main(int argc, char** argv) {
+  CLI::App app{"aisim: a discrete-event simulator of AI storage clusters"};
+  app.set_version_flag("--version", std::string("aisim ") + aisim::sim::kAisimVersion + " (" + aisim::sim::kGitCommit +
+                                        "), SimGrid " + aisim::sim::simgrid_version_found());
+  app.require_subcommand(1);
+  Commands c;
+  add_run(app, c.run, c.run_progress);
+  add_sweep(app, c.sweep, c.sweep_progress);
+  add_size(app, c.size);
+  add_small_commands(app, c);
+  add_calibrate(app, c.calibrate);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  }
+  return dispatch(app, c, argc, argv);
+}
+
 } // namespace
+} // namespace aisim::app
 
 int main(int argc, char** argv) {
   // Past a file-size limit (ulimit -f) a write fails with EFBIG and is reported, instead of SIGXFSZ ending the run.
   std::signal(SIGXFSZ, SIG_IGN);
   // Replicas, validation runs and sweeps are this program again: forked from here, they skip its start-up.
-  aisim::app::set_in_process_entry(cli_main, aisim::app::self_executable(argv[0]));
+  aisim::app::set_in_process_entry(aisim::app::cli_main, aisim::app::self_executable(argv[0]));
   aisim::app::register_sweep_digests();
   // A run that ended on another MPI rank is committed into its folder by rank 0 as a local run commits its own.
   aisim::app::set_folder_writer([](const std::string& folder, const auto& files) {
@@ -257,7 +286,7 @@ int main(int argc, char** argv) {
   const auto& world = aisim::app::mpi_world();
   if (world.rank > 0)
     return aisim::app::serve_runs();
-  const int rc = cli_main(argc, argv);
+  const int rc = aisim::app::cli_main(argc, argv);
   aisim::app::finish_runs();
   return rc;
 }

@@ -4,6 +4,7 @@
 #include "app/report/report.hpp"
 #include "sim/results/replicas.hpp"
 #include "sim/results/results.hpp"
+#include "sim/results/output_set.hpp"
 
 #include <cstdio>
 #include <filesystem>

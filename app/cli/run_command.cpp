@@ -4,6 +4,8 @@
 #include "sim/engine/simulation.hpp"
 #include "sim/results/output_set.hpp"
 #include "sim/results/results.hpp"
+#include "sim/results/summary.hpp"
+#include "sim/results/timeseries_csv.hpp"
 #include "sim/results/trace.hpp"
 
 #include "models/common/json_reader.hpp"

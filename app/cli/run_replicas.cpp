@@ -4,6 +4,7 @@
 #include "sim/results/output_set.hpp"
 #include "sim/results/replicas.hpp"
 #include "sim/results/results.hpp"
+#include "sim/results/timeseries_csv.hpp"
 
 #include "models/scenario/scenario_parser.hpp"
 

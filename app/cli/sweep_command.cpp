@@ -288,62 +288,46 @@ std::string sensitivity_summary(const Sensitivity& s) {
   return o + text_table(table, true, false) + "\n";
 }
 
-} // namespace
-
-void register_sweep_digests() {
-  register_digest(kHeadlineDigest, [](const std::string& dir) {
-    const Json r = sim::read_results(dir);
-    return r.is_discarded() || r.is_null() ? std::string() : Json(headline_metrics(r)).dump();
-  });
+// The plan step: the points to run, from --sensitivity or from --vary and --sample; nullopt (after saying why)
+// on bad input.
+std::optional<CheckedPlan> plan_of(const SweepCommand& cmd, std::vector<UncertainInput>& inputs) {
+  if (cmd.sensitivity)
+    return plan_sensitivity_of(cmd, inputs);
+  if (cmd.vary.empty()) {
+    std::cerr << "aisim: sweep: give the values to sweep with --vary POINTER=VALUES, or --sensitivity\n";
+    return std::nullopt;
+  }
+  auto parsed = parse_axes(cmd.vary);
+  if (!parsed)
+    return std::nullopt;
+  std::vector<SweepAxis> axes = std::move(*parsed);
+  for (const auto& axis : axes)
+    if (axis.pointer == "/simulation/seed" && (cmd.seed >= 0 || cmd.replicas > 0)) {
+      std::cerr << "aisim: --vary " << axis.spec << ": " << (cmd.seed >= 0 ? "--seed" : "--replicas")
+                << " sets every run's seed, so the varied seed would not be used; vary it without "
+                << (cmd.seed >= 0 ? "--seed" : "--replicas") << "\n";
+      return std::nullopt;
+    }
+  std::string error;
+  auto sample = parse_sample(cmd.sample, &error);
+  if (!sample) {
+    std::cerr << "aisim: " << error << "\n";
+    return std::nullopt;
+  }
+  sample->seed = cmd.sample_seed;
+  const double count = points_to_run(axes, *sample);
+  if (count > kMaxPointsWithoutYes && !cmd.yes) {
+    std::cerr << "aisim: --vary: the sweep has " << models::format_count(count)
+              << " points, more than 1,000,000; pass --yes to run them all, or --sample random:N or latin:N\n";
+    return std::nullopt;
+  }
+  return load_and_plan(cmd.scenario, cmd.sets, std::move(axes), *sample);
 }
 
-int sweep_command(const SweepCommand& cmd) {
-  const auto started = std::chrono::steady_clock::now();
-  std::optional<CheckedPlan> checked;
-  std::vector<UncertainInput> inputs;
-  if (cmd.sensitivity) {
-    checked = plan_sensitivity_of(cmd, inputs);
-    if (!checked)
-      return 2;
-  } else {
-    if (cmd.vary.empty()) {
-      std::cerr << "aisim: sweep: give the values to sweep with --vary POINTER=VALUES, or --sensitivity\n";
-      return 2;
-    }
-    auto parsed = parse_axes(cmd.vary);
-    if (!parsed)
-      return 2;
-    std::vector<SweepAxis> axes = std::move(*parsed);
-    for (const auto& axis : axes)
-      if (axis.pointer == "/simulation/seed" && (cmd.seed >= 0 || cmd.replicas > 0)) {
-        std::cerr << "aisim: --vary " << axis.spec << ": " << (cmd.seed >= 0 ? "--seed" : "--replicas")
-                  << " sets every run's seed, so the varied seed would not be used; vary it without "
-                  << (cmd.seed >= 0 ? "--seed" : "--replicas") << "\n";
-        return 2;
-      }
-    std::string error;
-    auto sample = parse_sample(cmd.sample, &error);
-    if (!sample) {
-      std::cerr << "aisim: " << error << "\n";
-      return 2;
-    }
-    sample->seed = cmd.sample_seed;
-    const double count = points_to_run(axes, *sample);
-    if (count > kMaxPointsWithoutYes && !cmd.yes) {
-      std::cerr << "aisim: --vary: the sweep has " << models::format_count(count)
-                << " points, more than 1,000,000; pass --yes to run them all, or --sample random:N or latin:N\n";
-      return 2;
-    }
-    checked = load_and_plan(cmd.scenario, cmd.sets, std::move(axes), *sample);
-    if (!checked)
-      return 2;
-  }
-  const SweepPlan& plan = checked->plan;
-
-  const fs::path out = cmd.out_dir.empty() ? fs::path("results") / (fs::path(cmd.scenario).stem().string() + "-sweep")
-                                           : fs::path(cmd.out_dir);
+// Whether the sweep may write into `out`: a new sweep into a folder without one, or --resume of the same sweep
+// (same scenario, sets, seed, replicas and plan); says why not.
+bool may_write_sweep(const SweepCommand& cmd, const fs::path& out, const Json& identity) {
   const fs::path doc_path = out / "sweep.json";
-  const Json identity = run_identity(cmd, plan);
   if (cmd.resume) {
     std::string why;
     const auto text = models::read_text_file(doc_path.string(), &why);
@@ -352,37 +336,27 @@ int sweep_command(const SweepCommand& cmd) {
       stored = Json::parse(*text, nullptr, false);
     if (!text || stored.is_discarded() || !stored.contains("run")) {
       std::cerr << "aisim: --resume: " << out.string() << " holds no sweep to resume (no readable sweep.json)\n";
-      return 2;
+      return false;
     }
     if (stored["run"] != identity) {
       std::cerr << "aisim: --resume: the sweep in " << out.string()
                 << " was started with another scenario, --set, --seed, --replicas, --vary or --sample; run it with "
                    "the same arguments, or use another --out\n";
-      return 2;
+      return false;
     }
   } else if (fs::exists(doc_path)) {
     std::cerr << "aisim: " << out.string()
               << " already holds a sweep (sweep.json); --resume finishes it, or choose another --out\n";
-    return 2;
+    return false;
   }
-  // Held until the sweep ends, so that a second sweep or run into the folder is refused instead of mixing in (an
-  // OutputError reaches main, which reports it: exit 1).
-  const sim::FolderLock lock(out);
-  if (!cmd.resume && fs::exists(doc_path)) { // written since the check above, by a sweep that has since ended
-    std::cerr << "aisim: " << out.string()
-              << " already holds a sweep (sweep.json); --resume finishes it, or choose another --out\n";
-    return 2;
-  }
-  std::error_code ec;
-  fs::create_directories(out / "points", ec);
-  if (ec) {
-    std::cerr << "aisim: cannot create output folder " << out.string() << ": " << ec.message() << "\n";
-    return 2;
-  }
+  return true;
+}
 
-  const size_t n = plan.points.size();
+// One row per point, each with its folder made empty; with --resume, the points that finished before keep their
+// folders and metrics (`already` counts them).
+std::vector<SweepRow> point_rows(const SweepCommand& cmd, size_t n, const fs::path& out, size_t& already) {
   std::vector<SweepRow> rows(n);
-  size_t already = 0;
+  std::error_code ec;
   for (size_t i = 0; i < n; ++i) {
     rows[i].folder = point_folder(i);
     rows[i].status = "not_run";
@@ -401,26 +375,37 @@ int sweep_command(const SweepCommand& cmd) {
     fs::remove_all(dir, ec); // a stale or half-made point must not pass for this run's
     fs::create_directories(dir, ec);
   }
-  // The plan goes down first, so a sweep killed at any moment can be resumed.
-  sim::write_file_atomically(doc_path.string(),
-                             sweep_document(cmd, plan, rows, pareto_objectives(rows), 0, "running").dump(2) + "\n");
+  return rows;
+}
 
-  const std::string exe = self_executable(cmd.self);
-  const unsigned long long base_seed =
-      cmd.seed >= 0 ? static_cast<unsigned long long>(cmd.seed) : checked->scenario_seed;
-  const size_t per_point = cmd.replicas > 0 ? static_cast<size_t>(cmd.replicas) : 1;
+// The runs a sweep starts: one per point left to run, or --replicas per point (each in its own folder with its
+// own seed), and which point and replica each run is.
+struct SweepRuns {
   std::vector<ChildSpec> specs;
   std::vector<std::pair<size_t, size_t>> owner; // spec -> (point, replica)
-  std::vector<std::vector<sim::ReplicaRun>> replica_runs(n);
-  for (size_t i = 0; i < n; ++i) {
+  std::vector<std::vector<sim::ReplicaRun>> replica_runs;
+  size_t per_point = 1;
+};
+
+SweepRuns sweep_runs(const SweepCommand& cmd, const CheckedPlan& checked, const std::vector<SweepRow>& rows,
+                     const fs::path& out) {
+  const SweepPlan& plan = checked.plan;
+  const std::string exe = self_executable(cmd.self);
+  const unsigned long long base_seed =
+      cmd.seed >= 0 ? static_cast<unsigned long long>(cmd.seed) : checked.scenario_seed;
+  SweepRuns runs;
+  runs.per_point = cmd.replicas > 0 ? static_cast<size_t>(cmd.replicas) : 1;
+  runs.replica_runs.resize(rows.size());
+  std::error_code ec;
+  for (size_t i = 0; i < rows.size(); ++i) {
     if (rows[i].status == "ok") // finished before this call (--resume)
       continue;
     std::vector<std::string> sets = cmd.sets;
     for (size_t k = 0; k < plan.axes.size(); ++k)
       sets.push_back(assignment(plan.axes[k], plan.points[i].choice[k]));
     if (cmd.replicas > 0)
-      replica_runs[i].resize(per_point);
-    for (size_t r = 0; r < per_point; ++r) {
+      runs.replica_runs[i].resize(runs.per_point);
+    for (size_t r = 0; r < runs.per_point; ++r) {
       fs::path dir = out / rows[i].folder;
       long long seed = cmd.seed;
       if (cmd.replicas > 0) {
@@ -428,32 +413,67 @@ int sweep_command(const SweepCommand& cmd) {
         std::snprintf(name, sizeof name, "replica-%04zu", r + 1);
         dir /= name;
         fs::create_directories(dir, ec);
-        auto& rr = replica_runs[i][r];
+        auto& rr = runs.replica_runs[i][r];
         rr.seed = base_seed + r;
         rr.folder = dir.string();
         seed = static_cast<long long>(rr.seed);
       }
-      specs.push_back(point_run(exe, cmd.scenario, sets, seed, dir));
+      runs.specs.push_back(point_run(exe, cmd.scenario, sets, seed, dir));
       // A single run's headline metrics, worked out in the worker that ran it (a replica set needs whole results).
       if (cmd.replicas == 0)
-        specs.back().digest = kHeadlineDigest;
-      owner.emplace_back(i, r);
+        runs.specs.back().digest = kHeadlineDigest;
+      runs.owner.emplace_back(i, r);
     }
   }
+  return runs;
+}
 
-  const int jobs = cmd.jobs > 0 ? cmd.jobs : default_runs_at_once();
-  SweepProgress progress(cmd.progress, n, already, jobs);
-  std::vector<size_t> left(n, per_point);
-  std::vector<std::string> first_error(n);
-  std::vector<double> wall(n, 0.0);
-  std::vector<std::string> outcome(n);
-  std::vector<bool> stopped(n, false); // a run of the point was ended by the interrupt, not by itself
-  size_t ran = 0;
-  const auto pool = run_many(specs, jobs, [&](size_t s, const ChildResult& c) {
-    const auto [i, r] = owner[s];
-    stopped[i] = stopped[i] || (c.started && !c.finished);
-    const fs::path dir = cmd.replicas > 0 ? fs::path(replica_runs[i][r].folder) : out / rows[i].folder;
-    wall[i] += c.wall_s;
+// Takes each run as it ends and, when a point's last run has ended, fills its row (a replica set's results.json
+// written first) and tells the progress.
+class PointCollector {
+public:
+  PointCollector(const SweepCommand& cmd, const fs::path& out, SweepRuns& runs, std::vector<SweepRow>& rows,
+                 SweepProgress& progress)
+      : cmd_(cmd), out_(out), runs_(runs), rows_(rows), progress_(progress), left_(rows.size(), runs.per_point),
+        first_error_(rows.size()), wall_(rows.size(), 0.0), outcome_(rows.size()), stopped_(rows.size(), false) {}
+
+  size_t ran() const { return ran_; }
+
+  void operator()(size_t s, const ChildResult& c) {
+    const auto [i, r] = runs_.owner[s];
+    const bool ok = record_run(i, r, c);
+    if (--left_[i] > 0)
+      return;
+    auto& row = rows_[i];
+    row.wall_s = wall_[i];
+    if (stopped_[i]) { // --resume runs it again, whole
+      row.outcome = "stopped (interrupted)";
+      return;
+    }
+    ++ran_;
+    bool point_ok = ok;
+    if (cmd_.replicas > 0) {
+      // A replica set is usable when some replica finished; the ones that did not are named in its results.json.
+      const auto& set = runs_.replica_runs[i];
+      point_ok = std::any_of(set.begin(), set.end(), [](const auto& x) { return x.ok; });
+      if (point_ok) {
+        const Json agg = sim::aggregate_replicas(set, false);
+        sim::write_file_atomically((out_ / row.folder / "results.json").string(), agg.dump(2) + "\n");
+        row.metrics = headline_metrics(agg);
+      }
+    }
+    row.status = point_ok ? "ok" : "failed";
+    row.outcome = point_ok ? "finished" : outcome_[i];
+    row.error = point_ok ? "" : first_error_[i];
+    progress_.point_done(i, row);
+  }
+
+private:
+  // One run of point i (replica r): its metrics, from the worker's digest or its results.json, or why it failed.
+  bool record_run(size_t i, size_t r, const ChildResult& c) {
+    stopped_[i] = stopped_[i] || (c.started && !c.finished);
+    const fs::path dir = cmd_.replicas > 0 ? fs::path(runs_.replica_runs[i][r].folder) : out_ / rows_[i].folder;
+    wall_[i] += c.wall_s;
     Json result;
     std::optional<std::map<std::string, double>> digested;
     if (c.ok() && !c.digest.empty()) {
@@ -464,49 +484,89 @@ int sweep_command(const SweepCommand& cmd) {
     if (c.ok() && !digested)
       result = sim::read_results(dir.string());
     const bool ok = c.ok() && (digested || (!result.is_discarded() && !result.is_null()));
-    if (!ok && first_error[i].empty()) {
-      outcome[i] = c.ok() ? "exited 0 without a readable results.json" : c.describe();
-      first_error[i] = log_error(dir / "run.log");
+    if (!ok && first_error_[i].empty()) {
+      outcome_[i] = c.ok() ? "exited 0 without a readable results.json" : c.describe();
+      first_error_[i] = log_error(dir / "run.log");
     }
-    if (cmd.replicas > 0) {
-      auto& rr = replica_runs[i][r];
+    if (cmd_.replicas > 0) {
+      auto& rr = runs_.replica_runs[i][r];
       rr.ok = ok;
       rr.outcome = ok ? "finished" : c.describe();
       if (ok)
         rr.results = std::move(result);
     } else if (ok) {
-      rows[i].metrics = digested ? std::move(*digested) : headline_metrics(result);
+      rows_[i].metrics = digested ? std::move(*digested) : headline_metrics(result);
     }
-    if (--left[i] > 0)
-      return;
-    auto& row = rows[i];
-    row.wall_s = wall[i];
-    if (stopped[i]) { // --resume runs it again, whole
-      row.outcome = "stopped (interrupted)";
-      return;
-    }
-    ++ran;
-    bool point_ok = ok;
-    if (cmd.replicas > 0) {
-      // A replica set is usable when some replica finished; the ones that did not are named in its results.json.
-      point_ok = std::any_of(replica_runs[i].begin(), replica_runs[i].end(), [](const auto& x) { return x.ok; });
-      if (point_ok) {
-        const Json agg = sim::aggregate_replicas(replica_runs[i], false);
-        sim::write_file_atomically((out / row.folder / "results.json").string(), agg.dump(2) + "\n");
-        row.metrics = headline_metrics(agg);
-      }
-    }
-    row.status = point_ok ? "ok" : "failed";
-    row.outcome = point_ok ? "finished" : outcome[i];
-    row.error = point_ok ? "" : first_error[i];
-    progress.point_done(i, row);
+    return ok;
+  }
+
+  const SweepCommand& cmd_;
+  const fs::path& out_;
+  SweepRuns& runs_;
+  std::vector<SweepRow>& rows_;
+  SweepProgress& progress_;
+  std::vector<size_t> left_;
+  std::vector<std::string> first_error_;
+  std::vector<double> wall_;
+  std::vector<std::string> outcome_;
+  std::vector<bool> stopped_; // a run of the point was ended by the interrupt, not by itself
+  size_t ran_ = 0;
+};
+
+} // namespace
+
+void register_sweep_digests() {
+  register_digest(kHeadlineDigest, [](const std::string& dir) {
+    const Json r = sim::read_results(dir);
+    return r.is_discarded() || r.is_null() ? std::string() : Json(headline_metrics(r)).dump();
   });
+}
+
+int sweep_command(const SweepCommand& cmd) {
+  const auto started = std::chrono::steady_clock::now();
+  std::vector<UncertainInput> inputs;
+  const std::optional<CheckedPlan> checked = plan_of(cmd, inputs);
+  if (!checked)
+    return 2;
+  const SweepPlan& plan = checked->plan;
+
+  const fs::path out = cmd.out_dir.empty() ? fs::path("results") / (fs::path(cmd.scenario).stem().string() + "-sweep")
+                                           : fs::path(cmd.out_dir);
+  const fs::path doc_path = out / "sweep.json";
+  if (!may_write_sweep(cmd, out, run_identity(cmd, plan)))
+    return 2;
+  // Held until the sweep ends, so that a second sweep or run into the folder is refused instead of mixing in (an
+  // OutputError reaches main, which reports it: exit 1).
+  const sim::FolderLock lock(out);
+  if (!cmd.resume && fs::exists(doc_path)) { // written since the check above, by a sweep that has since ended
+    std::cerr << "aisim: " << out.string()
+              << " already holds a sweep (sweep.json); --resume finishes it, or choose another --out\n";
+    return 2;
+  }
+  std::error_code ec;
+  fs::create_directories(out / "points", ec);
+  if (ec) {
+    std::cerr << "aisim: cannot create output folder " << out.string() << ": " << ec.message() << "\n";
+    return 2;
+  }
+
+  // The run step. The plan goes down first, so a sweep killed at any moment can be resumed.
+  const size_t n = plan.points.size();
+  size_t already = 0;
+  std::vector<SweepRow> rows = point_rows(cmd, n, out, already);
+  sim::write_file_atomically(doc_path.string(),
+                             sweep_document(cmd, plan, rows, pareto_objectives(rows), 0, "running").dump(2) + "\n");
+  SweepRuns runs = sweep_runs(cmd, *checked, rows, out);
+  const int jobs = cmd.jobs > 0 ? cmd.jobs : default_runs_at_once();
+  SweepProgress progress(cmd.progress, n, already, jobs);
+  PointCollector collect(cmd, out, runs, rows, progress);
+  const auto pool = run_many(runs.specs, jobs, std::ref(collect));
   progress.finish();
-  for (size_t s = 0; s < specs.size(); ++s) {
-    const size_t i = owner[s].first;
+  for (const auto& [i, r] : runs.owner)
     if (rows[i].status == "not_run" && pool.interrupted && rows[i].outcome == "not run")
       rows[i].outcome = "not run (interrupted)";
-  }
+
+  // The report and write steps: the table and its Pareto front, sweep.csv, sweep.json, sweep.html, the summary.
   const auto objectives = pareto_objectives(rows);
   mark_pareto(rows, objectives);
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -529,7 +589,7 @@ int sweep_command(const SweepCommand& cmd) {
                     .c_str());
   else
     std::fputs(((sensitivity ? sensitivity_summary(*sensitivity) : std::string()) +
-                summary(cmd, plan, rows, objectives, out, wall_s, jobs, ran, already))
+                summary(cmd, plan, rows, objectives, out, wall_s, jobs, collect.ran(), already))
                    .c_str(),
                stdout);
   if (pool.interrupted)

@@ -69,8 +69,7 @@ std::optional<SizeTarget> parse_target(const std::string& text, std::string* err
   return t;
 }
 
-SizeAnswer size_search(size_t values, const SizeTarget& target, SizeGoal goal, size_t batch,
-                       const std::function<std::vector<SizeRun>(const std::vector<size_t>&)>& run_batch,
+SizeAnswer size_search(size_t values, const SizeTarget& target, SizeGoal goal, size_t batch, const SizeBatch& run_batch,
                        bool search_if_not_monotone) {
   SizeAnswer a;
   std::map<size_t, SizeRun> done;
@@ -248,8 +247,7 @@ std::optional<size_t> knee(const std::vector<SizeRun>& runs, const std::string& 
 }
 
 std::optional<size_t> find_knee(std::vector<SizeRun>& runs, const std::string& metric, bool higher_is_better,
-                                size_t batch,
-                                const std::function<std::vector<SizeRun>(const std::vector<size_t>&)>& run_batch) {
+                                size_t batch, const SizeBatch& run_batch) {
   for (;;) {
     const KneeFrame f = frame(runs, metric, higher_is_better);
     const auto at = first_near(f);

@@ -40,12 +40,14 @@ struct SizeAnswer {
   std::string message;       // why there is no answer
 };
 
-// `run_batch(indices)` runs those values (at once) and returns each one's metrics, in the same order. Costs come
+// `run_batch(indices)` runs those values (at once) and returns each one's metrics, in the same order.
+using SizeBatch = std::function<std::vector<SizeRun>(const std::vector<size_t>&)>;
+
+// Costs come
 // from the "total_with_lost_gpu_usd" metric (spend plus the GPU time lost to stalls and failures).
 // With `search_if_not_monotone` false, a metric that rises and falls ends the search without an answer (the
 // message says why) instead of running every value: `aisim validate`'s ranges run to thousands of values.
-SizeAnswer size_search(size_t values, const SizeTarget& target, SizeGoal goal, size_t batch,
-                       const std::function<std::vector<SizeRun>(const std::vector<size_t>&)>& run_batch,
+SizeAnswer size_search(size_t values, const SizeTarget& target, SizeGoal goal, size_t batch, const SizeBatch& run_batch,
                        bool search_if_not_monotone = true);
 
 // Where more of the parameter stops helping: the smallest value whose metric is within a tenth of the whole change
@@ -57,7 +59,6 @@ std::optional<size_t> knee(const std::vector<SizeRun>& runs, const std::string& 
 // change of the best" between the runs already made, adding its runs to `runs`. Nullopt when one of its runs
 // fails.
 std::optional<size_t> find_knee(std::vector<SizeRun>& runs, const std::string& metric, bool higher_is_better,
-                                size_t batch,
-                                const std::function<std::vector<SizeRun>(const std::vector<size_t>&)>& run_batch);
+                                size_t batch, const SizeBatch& run_batch);
 
 } // namespace aisim::app

@@ -547,10 +547,10 @@ std::optional<double> repeatability(const std::vector<MeasuredPoint>& points) {
   return n % 2 ? spreads[n / 2] : 0.5 * (spreads[n / 2 - 1] + spreads[n / 2]);
 }
 
-std::optional<DriveFitResult> fit_drive_model(const CalibrationData& d, std::vector<std::string>& errors) {
-  DriveFitResult out;
-  auto warn = [&](const std::string& w) { out.warnings.push_back(w); };
+namespace {
 
+// Stage 1: every point did I/O, and there are reads to fit; what is wrong goes to `errors`.
+bool usable(const CalibrationData& d, std::vector<std::string>& errors) {
   bool reads = false;
   for (const auto& p : d.points) {
     if (!(p.iops > 0) || !(p.bw_Bps > 0))
@@ -558,34 +558,34 @@ std::optional<DriveFitResult> fit_drive_model(const CalibrationData& d, std::vec
     reads = reads || p.op == IoOp::read;
   }
   if (!errors.empty())
-    return std::nullopt;
+    return false;
   if (!reads) {
     errors.push_back("no read points: a drive model needs at least the read sweep");
-    return std::nullopt;
+    return false;
   }
-  std::vector<const MeasuredPoint*> all;
-  for (const auto& p : d.points)
-    all.push_back(&p);
-  const Performance perf = fit_performance(all, d.capacity_bytes, true);
-  for (const auto& w : perf.warnings)
-    warn(w);
-  const DriveModel& m = perf.model;
-  const std::vector<ProfileFit>& fits = perf.lines;
-  const auto& ceil = perf.ceil;
+  return true;
+}
 
-  // Predictions at every point. QD1 points made the L1 lines; every deeper point is held out: predicted by the
-  // same fit run without it, and by the sharp knee fitted likewise, for comparison.
+// Stage 3's answers: each point's prediction and the held-out errors, summed up.
+struct HeldOut {
   Json predictions = Json::array();
-  double held_max = 0, held_sum = 0, sharp_max = 0, sharp_sum = 0, in_max = 0;
-  size_t held_n = 0;
+  double max = 0, sum = 0, sharp_max = 0, sharp_sum = 0, in_max = 0;
+  size_t n = 0;
   AccuracyCheck check;
+  double count() const { return static_cast<double>(n); }
+};
+
+// Stage 3: predictions at every point. QD1 points made the L1 lines; every deeper point is held out: predicted by
+// the same fit run without it, and by the sharp knee fitted likewise, for comparison.
+HeldOut predict_points(const CalibrationData& d, const DriveModel& m) {
+  HeldOut h;
   for (size_t i = 0; i < d.points.size(); ++i) {
     const MeasuredPoint& p = d.points[i];
     const Bytes bs(static_cast<double>(p.bs_bytes));
     const double model = m.iops(p.op, p.pattern, bs, p.queue_depth);
     const double err = (model - p.iops) / p.iops;
     if (p.queue_depth == 1) {
-      predictions.push_back(
+      h.predictions.push_back(
           {{"point", p.label()}, {"measured_iops", p.iops}, {"model_iops", model}, {"error", err}, {"role", "fit_l1"}});
       continue;
     }
@@ -597,31 +597,34 @@ std::optional<DriveFitResult> fit_drive_model(const CalibrationData& d, std::vec
     const double sharp = fit_performance(rest, d.capacity_bytes, false).model.iops(p.op, p.pattern, bs, p.queue_depth);
     const double held_err = (held - p.iops) / p.iops;
     const double sharp_err = (sharp - p.iops) / p.iops;
-    held_max = std::max(held_max, std::fabs(held_err));
-    held_sum += std::fabs(held_err);
-    sharp_max = std::max(sharp_max, std::fabs(sharp_err));
-    sharp_sum += std::fabs(sharp_err);
-    in_max = std::max(in_max, std::fabs(err));
-    ++held_n;
+    h.max = std::max(h.max, std::fabs(held_err));
+    h.sum += std::fabs(held_err);
+    h.sharp_max = std::max(h.sharp_max, std::fabs(sharp_err));
+    h.sharp_sum += std::fabs(sharp_err);
+    h.in_max = std::max(h.in_max, std::fabs(err));
+    ++h.n;
     const PointVerdict verdict = judge_point(held_err, p);
-    check.add(verdict, p, held_err);
-    predictions.push_back({{"point", p.label()},
-                           {"measured_iops", p.iops},
-                           {"model_iops", held},
-                           {"error", held_err},
-                           {"role", "held_out"},
-                           {"repeats", p.repeats.size()},
-                           {"repeat_spread", p.repeats.size() > 1 ? Json(p.spread()) : Json(nullptr)},
-                           {"check", to_string(verdict)},
-                           {"in_sample_model_iops", model},
-                           {"in_sample_error", err},
-                           {"sharp_knee_model_iops", sharp},
-                           {"sharp_knee_error", sharp_err}});
+    h.check.add(verdict, p, held_err);
+    h.predictions.push_back({{"point", p.label()},
+                             {"measured_iops", p.iops},
+                             {"model_iops", held},
+                             {"error", held_err},
+                             {"role", "held_out"},
+                             {"repeats", p.repeats.size()},
+                             {"repeat_spread", p.repeats.size() > 1 ? Json(p.spread()) : Json(nullptr)},
+                             {"check", to_string(verdict)},
+                             {"in_sample_model_iops", model},
+                             {"in_sample_error", err},
+                             {"sharp_knee_model_iops", sharp},
+                             {"sharp_knee_error", sharp_err}});
   }
-  const double held_n_d = static_cast<double>(held_n);
+  return h;
+}
 
-  // Knees: each curve's fitted shape, the model's depths for the corner and for 90% of the ceiling, and the first
-  // measured depth within 10% of the highest throughput.
+// Stage 4, knees: each curve's fitted shape, the model's depths for the corner and for 90% of the ceiling, and the
+// first measured depth within 10% of the highest throughput.
+Json knees_json(const CalibrationData& d, const Performance& perf) {
+  const DriveModel& m = perf.model;
   Json knees = Json::object();
   for (const auto& c : perf.curves) {
     std::vector<const MeasuredPoint*> curve;
@@ -653,24 +656,26 @@ std::optional<DriveFitResult> fit_drive_model(const CalibrationData& d, std::vec
         {"ceiling_at_fit_limit", c.knee.ceiling_at_bound},
         {"knee_sharpness_at_fit_limit", c.knee.sharpness_at_bound}};
   }
+  return knees;
+}
 
-  // Latency distribution: 4 KiB random reads at QD1.
-  const MeasuredPoint* lat_point = nullptr;
-  for (const auto& p : d.points)
-    if (p.op == IoOp::read && p.pattern == IoPattern::random && p.bs_bytes == kSmallBlock && p.queue_depth == 1)
-      lat_point = &p;
+// "Samsung PM1743 (nvme0n1)": what the calibration names the device as.
+std::string device_label(const CalibrationData& d) {
+  return !d.device_model.empty()  ? d.device_model
+         : !d.device_name.empty() ? d.device_name
+                                  : std::string("unidentified device");
+}
 
-  // Write cache.
-  std::optional<WriteCacheFit> cache;
-  if (d.write_cache_run)
-    cache = fit_write_cache(*d.write_cache_run);
-
-  // The drive document.
+// Stage 5, the drive document: the fitted profiles, the write cache and the QD1 latency percentiles (its source
+// line and verdict are added when the fit has been judged).
+Json drive_json(const CalibrationData& d, const Performance& perf, const std::optional<WriteCacheFit>& cache,
+                const MeasuredPoint* lat_point) {
+  const DriveModel& m = perf.model;
+  const std::vector<ProfileFit>& fits = perf.lines;
+  const auto& ceil = perf.ceil;
   Json drive = Json::object();
   drive["format"] = "aisim.drive/v1";
-  const std::string device_label = !d.device_model.empty()  ? d.device_model
-                                   : !d.device_name.empty() ? d.device_name
-                                                            : std::string("unidentified device");
+  const std::string device_label = models::device_label(d);
   drive["name"] =
       device_label + (d.device_name.empty() || d.device_model.empty() ? "" : " (" + d.device_name + ")") + ", measured";
   drive["capacity"] = bytes_text(static_cast<double>(d.capacity_bytes));
@@ -705,44 +710,63 @@ std::optional<DriveFitResult> fit_drive_model(const CalibrationData& d, std::vec
                                     {"p99", duration_text(lat_point->clat.percentile_ns(99) * 1e-9)},
                                     {"p99.9", duration_text(lat_point->clat.percentile_ns(99.9) * 1e-9)}};
   }
+  return drive;
+}
 
-  // Fit quality in words for the source line, then the report.
+// Stage 6's measures of the fit's quality: the L1 lines' R^2, how far repeats of a point differ, the check.
+struct FitQuality {
   double r2_min = 1.0;
   std::string r2_text;
-  for (const auto& f : fits) {
-    r2_min = std::min(r2_min, f.line.r2);
-    r2_text += std::string(r2_text.empty() ? "" : ", ") + to_string(f.op) + " " + to_string(f.pattern) + " " +
-               decimal(std::max(0.0, f.line.r2), 4);
-  }
   double spread_max = 0;
-  for (const auto& p : d.points)
-    spread_max = std::max(spread_max, p.spread());
-  const std::optional<double> rep = repeatability(d.points);
-  const bool too_noisy = rep && *rep > kAccuracyTarget;
-  const bool passed = held_n > 0 && check.outside == 0;
-  out.trusted = passed && !too_noisy;
-  const std::string n_text = std::to_string(held_n);
-  const std::string band_text =
-      check.within_band ? ", " + std::to_string(check.within_band) + " only within their own repeat band" : "";
-  if (held_n == 0)
-    out.verdict = "not checked: no sweep point deeper than QD1 was measured to hold out of the fit";
-  else if (too_noisy)
-    out.verdict = "too noisy to trust: repeats of one point differ by a median " + percent(*rep) + " (up to " +
-                  percent(spread_max) + "), more than the " + percent(kAccuracyTarget) + " the model is checked to; " +
-                  (passed ? "every held-out point is within 10% or its own repeat band, which is all such a device "
-                            "can show"
-                          : std::to_string(check.outside) + " of " + n_text +
-                                " held-out points miss by more than 10% and their own repeat band") +
-                  ". Measure again on a quiet device" + (d.quick ? ", without --quick" : "");
-  else if (passed)
-    out.verdict = "trusted: " + std::to_string(check.within_target) + " of " + n_text + " held-out points within 10%" +
-                  band_text + (rep ? "; repeats differ by a median " + percent(*rep) : "; each point measured once");
-  else
-    out.verdict = "not trusted: " + std::to_string(check.outside) + " of " + n_text +
-                  " held-out points miss by more than 10% and their own repeat band (worst " + check.worst_outside +
-                  "): the drive's curves may not have the model's shape";
+  std::optional<double> rep;
+  bool too_noisy = false, passed = false;
+};
 
-  // How each ceiling and knee came about.
+FitQuality fit_quality(const CalibrationData& d, const Performance& perf, const HeldOut& h) {
+  FitQuality q;
+  for (const auto& f : perf.lines) {
+    q.r2_min = std::min(q.r2_min, f.line.r2);
+    q.r2_text += std::string(q.r2_text.empty() ? "" : ", ") + to_string(f.op) + " " + to_string(f.pattern) + " " +
+                 decimal(std::max(0.0, f.line.r2), 4);
+  }
+  for (const auto& p : d.points)
+    q.spread_max = std::max(q.spread_max, p.spread());
+  q.rep = repeatability(d.points);
+  q.too_noisy = q.rep && *q.rep > kAccuracyTarget;
+  q.passed = h.n > 0 && h.check.outside == 0;
+  return q;
+}
+
+// Stage 6, the verdict in a sentence: trusted, not trusted, too noisy to tell, or not checked.
+std::string verdict_of(const CalibrationData& d, const HeldOut& h, const FitQuality& q) {
+  std::string verdict;
+  const std::string n_text = std::to_string(h.n);
+  const std::string band_text =
+      h.check.within_band ? ", " + std::to_string(h.check.within_band) + " only within their own repeat band" : "";
+  if (h.n == 0)
+    verdict = "not checked: no sweep point deeper than QD1 was measured to hold out of the fit";
+  else if (q.too_noisy)
+    verdict = "too noisy to trust: repeats of one point differ by a median " + percent(*q.rep) + " (up to " +
+              percent(q.spread_max) + "), more than the " + percent(kAccuracyTarget) + " the model is checked to; " +
+              (q.passed ? "every held-out point is within 10% or its own repeat band, which is all such a device "
+                          "can show"
+                        : std::to_string(h.check.outside) + " of " + n_text +
+                              " held-out points miss by more than 10% and their own repeat band") +
+              ". Measure again on a quiet device" + (d.quick ? ", without --quick" : "");
+  else if (q.passed)
+    verdict = "trusted: " + std::to_string(h.check.within_target) + " of " + n_text + " held-out points within 10%" +
+              band_text + (q.rep ? "; repeats differ by a median " + percent(*q.rep) : "; each point measured once");
+  else
+    verdict = "not trusted: " + std::to_string(h.check.outside) + " of " + n_text +
+              " held-out points miss by more than 10% and their own repeat band (worst " + h.check.worst_outside +
+              "): the drive's curves may not have the model's shape";
+
+  return verdict;
+}
+
+// How each ceiling and knee came about, for the drive file's source line.
+std::string knee_text(const Performance& perf) {
+  const auto& ceil = perf.ceil;
   std::string knee_text;
   for (IoOp op : {IoOp::read, IoOp::write}) {
     if (!ceil.at(op).measured)
@@ -764,6 +788,13 @@ std::optional<DriveFitResult> fit_drive_model(const CalibrationData& d, std::vec
       knee_text += (knee_text.empty() ? "" : "; ") + t;
     }
   }
+  return knee_text;
+}
+
+// The drive file's source line: what was measured, how it was fitted, how well it predicts, the verdict.
+std::string source_text(const CalibrationData& d, const Performance& perf, const HeldOut& h, const FitQuality& q,
+                        const std::optional<WriteCacheFit>& cache, const std::string& verdict) {
+  const std::string device_label = models::device_label(d);
   std::string source = "Measured by aisim calibrate " + d.aisim_version + (d.quick ? " (quick sweep)" : "") + " on " +
                        d.measured_at + ": " + d.target_kind + " " + d.target_path + " (" +
                        format_bytes(Bytes(static_cast<double>(d.target_size_bytes))) + ") on " + device_label +
@@ -771,15 +802,15 @@ std::optional<DriveFitResult> fit_drive_model(const CalibrationData& d, std::vec
                        std::to_string(d.points.size()) +
                        " points. Fitted: L1(bs) = latency + bs / transfer_rate by "
                        "weighted least squares on the QD1 block-size sweeps (R^2 " +
-                       r2_text + "). Knees (" + knee_text + ")";
-  if (held_n)
-    source += ". Each of the other " + std::to_string(held_n) +
-              " sweep points, left out of the fit in turn, is predicted within " + percent(held_max) + " (mean " +
-              percent(held_sum / held_n_d) + "; with the sharp knee within " + percent(sharp_max) + ", mean " +
-              percent(sharp_sum / held_n_d) + ")";
-  source += rep ? ". Repeats (interleaved) differ by a median " + percent(*rep) + ", up to " + percent(spread_max) +
-                      " in IOPS. Verdict: " + out.verdict + "."
-                : ". Verdict: " + out.verdict + ".";
+                       q.r2_text + "). Knees (" + knee_text(perf) + ")";
+  if (h.n)
+    source += ". Each of the other " + std::to_string(h.n) +
+              " sweep points, left out of the fit in turn, is predicted within " + percent(h.max) + " (mean " +
+              percent(h.sum / h.count()) + "; with the sharp knee within " + percent(h.sharp_max) + ", mean " +
+              percent(h.sharp_sum / h.count()) + ")";
+  source += q.rep ? ". Repeats (interleaved) differ by a median " + percent(*q.rep) + ", up to " +
+                        percent(q.spread_max) + " in IOPS. Verdict: " + verdict + "."
+                  : ". Verdict: " + verdict + ".";
   if (cache)
     source += cache->cliff_found
                   ? " Write cache: throughput fell from " + format_rate(BytesPerSecond(cache->burst_Bps)) + " to " +
@@ -787,39 +818,23 @@ std::optional<DriveFitResult> fit_drive_model(const CalibrationData& d, std::vec
                         format_bytes(Bytes(cache->cache_bytes)) + "."
                   : " Write cache: no cliff within " + format_bytes(Bytes(cache->written_bytes)) +
                         " written sequentially (a cache larger than that, or none).";
-  if (!ceil.at(IoOp::write).measured)
+  if (!perf.ceil.at(IoOp::write).measured)
     source += " Writes not measured (run with --write): write_bandwidth is a placeholder equal to read_bandwidth "
               "and the write profiles are aisim's defaults.";
   source += " Not measured: power (aisim defaults), price ($0), afr (default).";
-  drive["source"] = source;
-  drive["calibration"] = {{"trusted", out.trusted}, {"verdict", out.verdict}};
-  if (rep)
-    drive["calibration"]["repeatability"] = *rep;
-  // Keep "format", "name", "source" first, as the shipped drive files do.
-  Json ordered = Json::object();
-  for (const char* k : {"format", "name", "source"})
-    ordered[k] = drive[k];
-  for (auto& [k, v] : drive.items())
-    if (!ordered.contains(k))
-      ordered[k] = v;
-  out.drive = std::move(ordered);
+  return source;
+}
 
-  if (!ceil.at(IoOp::write).measured)
-    warn("writes were not measured: write_bandwidth is a placeholder equal to read_bandwidth");
-  if (!out.trusted && held_n)
-    warn(out.verdict);
-  else if (spread_max > kAccuracyTarget)
-    warn("one point's repeats differ by up to " + percent(spread_max) + " in IOPS (the median point's by " +
-         percent(rep.value_or(0)) + ")" + (d.quick ? "; prefer a full run to --quick" : ""));
-  Json profiles = Json::array();
-  for (const auto& f : fits)
-    profiles.push_back(profile_json(f));
+// The report's ceilings: the model's (fitted with a smooth knee, else the highest measured) and the highest
+// measured, per direction.
+Json ceilings_json(const Performance& perf) {
+  const DriveModel& m = perf.model;
+  const auto& ceil = perf.ceil;
   Json ceilings = Json::object();
   for (IoOp op : {IoOp::read, IoOp::write}) {
     const Ceiling& measured = ceil.at(op);
     if (!measured.measured)
       continue;
-    // The model's ceilings (fitted with a smooth knee, else the highest measured) and the highest measured.
     Json c{{"bandwidth_Bps", m.bandwidth(op).value},
            {"highest_measured_Bps", measured.bw_Bps},
            {"bandwidth_point", measured.bw_point->label()}};
@@ -830,35 +845,45 @@ std::optional<DriveFitResult> fit_drive_model(const CalibrationData& d, std::vec
     }
     ceilings[to_string(op)] = c;
   }
+  return ceilings;
+}
+
+// Stage 7, the fit report (aisim.drive-fit/v1): parameters, residuals, the held-out predictions, the check.
+Json fit_report(const CalibrationData& d, const Performance& perf, const HeldOut& h, const FitQuality& q,
+                const std::optional<WriteCacheFit>& cache, const MeasuredPoint* lat_point, const DriveFitResult& out) {
+  const std::vector<ProfileFit>& fits = perf.lines;
+  Json profiles = Json::array();
+  for (const auto& f : fits)
+    profiles.push_back(profile_json(f));
   Json report{{"format", kDriveFitFormat},
               {"measured_at", d.measured_at},
-              {"device", device_label},
+              {"device", device_label(d)},
               {"profiles", profiles},
-              {"ceilings", ceilings},
-              {"knees", knees},
-              {"predictions", predictions},
+              {"ceilings", ceilings_json(perf)},
+              {"knees", knees_json(d, perf)},
+              {"predictions", h.predictions},
               {"fit_quality",
-               {{"l1_r2_min", fits.empty() ? Json(nullptr) : Json(r2_min)},
+               {{"l1_r2_min", fits.empty() ? Json(nullptr) : Json(q.r2_min)},
                 {"held_out_method", "leave-one-out: each point deeper than QD1 predicted by the fit without it"},
-                {"held_out_points", held_n},
-                {"held_out_max_abs_error", held_n ? Json(held_max) : Json(nullptr)},
-                {"held_out_mean_abs_error", held_n ? Json(held_sum / held_n_d) : Json(nullptr)},
-                {"sharp_knee_held_out_max_abs_error", held_n ? Json(sharp_max) : Json(nullptr)},
-                {"sharp_knee_held_out_mean_abs_error", held_n ? Json(sharp_sum / held_n_d) : Json(nullptr)},
-                {"in_sample_max_abs_error", held_n ? Json(in_max) : Json(nullptr)},
-                {"repeat_spread_max", spread_max},
-                {"repeatability", rep ? Json(*rep) : Json(nullptr)}}},
+                {"held_out_points", h.n},
+                {"held_out_max_abs_error", h.n ? Json(h.max) : Json(nullptr)},
+                {"held_out_mean_abs_error", h.n ? Json(h.sum / h.count()) : Json(nullptr)},
+                {"sharp_knee_held_out_max_abs_error", h.n ? Json(h.sharp_max) : Json(nullptr)},
+                {"sharp_knee_held_out_mean_abs_error", h.n ? Json(h.sharp_sum / h.count()) : Json(nullptr)},
+                {"in_sample_max_abs_error", h.n ? Json(h.in_max) : Json(nullptr)},
+                {"repeat_spread_max", q.spread_max},
+                {"repeatability", q.rep ? Json(*q.rep) : Json(nullptr)}}},
               {"accuracy_check",
                {{"rule", "a held-out point passes within 10% of its measured IOPS, or within its own repeat band "
                          "(|error| <= the spread of its repeats); the device is too noisy when the median spread "
                          "exceeds 10%"},
                 {"target", kAccuracyTarget},
-                {"held_out_points", held_n},
-                {"within_target", check.within_target},
-                {"within_repeat_band", check.within_band},
-                {"outside", check.outside},
-                {"passed", passed},
-                {"too_noisy", too_noisy},
+                {"held_out_points", h.n},
+                {"within_target", h.check.within_target},
+                {"within_repeat_band", h.check.within_band},
+                {"outside", h.check.outside},
+                {"passed", q.passed},
+                {"too_noisy", q.too_noisy},
                 {"trusted", out.trusted},
                 {"verdict", out.verdict}}}};
   report["latency_percentiles_ns"] =
@@ -875,7 +900,57 @@ std::optional<DriveFitResult> fit_drive_model(const CalibrationData& d, std::vec
     report["write_cache"] = nullptr;
   }
   report["warnings"] = out.warnings;
-  out.report = std::move(report);
+  return report;
+}
+
+} // namespace
+
+std::optional<DriveFitResult> fit_drive_model(const CalibrationData& d, std::vector<std::string>& errors) {
+  if (!usable(d, errors))
+    return std::nullopt;
+  // Stage 2: the model, fitted on every point.
+  DriveFitResult out;
+  std::vector<const MeasuredPoint*> all;
+  for (const auto& p : d.points)
+    all.push_back(&p);
+  const Performance perf = fit_performance(all, d.capacity_bytes, true);
+  out.warnings = perf.warnings;
+  const HeldOut held = predict_points(d, perf.model);
+  // The latency distribution is the 4 KiB random reads' at QD1; the write cache is the long write's.
+  const MeasuredPoint* lat_point = nullptr;
+  for (const auto& p : d.points)
+    if (p.op == IoOp::read && p.pattern == IoPattern::random && p.bs_bytes == kSmallBlock && p.queue_depth == 1)
+      lat_point = &p;
+  std::optional<WriteCacheFit> cache;
+  if (d.write_cache_run)
+    cache = fit_write_cache(*d.write_cache_run);
+
+  const FitQuality q = fit_quality(d, perf, held);
+  out.trusted = q.passed && !q.too_noisy;
+  out.verdict = verdict_of(d, held, q);
+  Json drive = drive_json(d, perf, cache, lat_point);
+  drive["source"] = source_text(d, perf, held, q, cache, out.verdict);
+  drive["calibration"] = {{"trusted", out.trusted}, {"verdict", out.verdict}};
+  if (q.rep)
+    drive["calibration"]["repeatability"] = *q.rep;
+  // Keep "format", "name", "source" first, as the shipped drive files do.
+  Json ordered = Json::object();
+  for (const char* k : {"format", "name", "source"})
+    ordered[k] = drive[k];
+  for (auto& [k, v] : drive.items())
+    if (!ordered.contains(k))
+      ordered[k] = v;
+  out.drive = std::move(ordered);
+
+  if (!perf.ceil.at(IoOp::write).measured)
+    out.warnings.push_back("writes were not measured: write_bandwidth is a placeholder equal to read_bandwidth");
+  if (!out.trusted && held.n)
+    out.warnings.push_back(out.verdict);
+  else if (q.spread_max > kAccuracyTarget)
+    out.warnings.push_back("one point's repeats differ by up to " + percent(q.spread_max) +
+                           " in IOPS (the median point's by " + percent(q.rep.value_or(0)) + ")" +
+                           (d.quick ? "; prefer a full run to --quick" : ""));
+  out.report = fit_report(d, perf, held, q, cache, lat_point, out);
   return out;
 }
 

@@ -373,6 +373,12 @@ std::string format_money(Dollars d) {
 
 std::string format_times(double n, BytesPerSecond each) { return format_count(n) + " x " + format_rate(each); }
 
+std::string format_number(const char* printf_format, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, printf_format, v);
+  return buf;
+}
+
 std::string format_count(double v, int decimals) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, std::fabs(v));

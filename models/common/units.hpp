@@ -122,5 +122,7 @@ std::string format_money(Dollars d);
 std::string format_count(double v, int decimals = 0);
 // How a total adds up: "8 x 12.5 GB/s".
 std::string format_times(double n, BytesPerSecond each);
+// One number in a printf format of fixed layout: format_number("%5.1f %%", 12.345) is " 12.3 %".
+std::string format_number(const char* printf_format, double v);
 
 } // namespace aisim::models

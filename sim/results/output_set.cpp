@@ -172,8 +172,9 @@ void OutputSet::require_space(double bytes) const {
   char have[64];
   std::snprintf(need, sizeof need, "%.1f MB", bytes / 1e6);
   std::snprintf(have, sizeof have, "%.1f MB", free_bytes / 1e6);
-  refuse(folder_, std::string("the run's files need about ") + need + " and its disk has " + have +
-                    " free; free some space, choose another --out, or set a coarser /simulation/timeseries_resolution");
+  refuse(folder_,
+         std::string("the run's files need about ") + need + " and its disk has " + have +
+             " free; free some space, choose another --out, or set a coarser /simulation/timeseries_resolution");
 }
 
 void OutputSet::write(const std::string& name, const std::string& content) const {
@@ -245,8 +246,10 @@ void OutputSet::commit() {
   const auto previous = previous_set(folder_);
   if (const auto blocked = in_the_way(folder_, previous, {written.begin(), written.end()}); !blocked.empty()) {
     keep_staging_ = true;
-    throw OutputError(blocked + " (it appeared during the run); the folder keeps what it held and the new files are "
-                                "in " + staging_.string());
+    throw OutputError(blocked +
+                      " (it appeared during the run); the folder keeps what it held and the new files are "
+                      "in " +
+                      staging_.string());
   }
   for (const auto& e : fs::directory_iterator(folder_, ec)) {
     const std::string name = e.path().filename().string();
