@@ -67,6 +67,8 @@ endif()
 set(cases
     "--vary~/storage/hot/enclosures=1..4:1~--target~gpu_utilization>=0.9|the metrics are:"
     "--vary~/storage/hot/enclosures=1..4:1~--target~checkpoint_write_p99_s<=0.5|the best reached is 2.5 s at /storage/hot/enclosures = 4"
+    # several parameters, none meeting the target: the best reached is the nearest miss, not the first combination
+    "--vary~/storage/hot/enclosures=1..3:1~--vary~/storage/hot/ports_per_enclosure=1..2:1~--target~checkpoint_write_p99_s<=0.5|the best reached is 3.33 s at /storage/hot/enclosures = 3, /storage/hot/ports_per_enclosure = 2"
     "--vary~/cluster/node_groups/0/gpu=H100-SXM,B200~--target~checkpoint_write_p99_s<=2|must be increasing numbers"
     "--vary~/storage/hot/enclosures=1..4:1~--target~checkpoint_write_p99_s=2|expected METRIC>=VALUE")
 foreach(c ${cases})
