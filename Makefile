@@ -35,10 +35,11 @@ screenshot: build
 test: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
 
-# The README's output blocks (each after a `<!-- output: aisim ARGS -->` line) rewritten with what the build prints;
-# ctest's readme.examples fails while one differs. Then make the text under a block use its numbers.
+# The output blocks of README.md and docs/*.md (each after a `<!-- output: aisim ARGS -->` line) rewritten with
+# what the build prints; ctest's readme.examples fails while one differs. Then make the text under a block use its
+# numbers.
 readme: build
-	python3 tests/readme/readme_blocks.py write $(BUILD_DIR)/bin/aisim README.md
+	python3 tests/readme/readme_blocks.py write $(BUILD_DIR)/bin/aisim README.md docs/*.md
 
 # Every test again in a build with AddressSanitizer and UndefinedBehaviorSanitizer (build-sanitize/); a report
 # from either fails the test that triggered it, and CI runs this beside `make test`. All but validation.all and the

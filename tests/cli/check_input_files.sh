@@ -66,7 +66,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["ok"] is True and [w["pointer"] for w in d["warnings"]] == ["/simulation/fidelity"]
 PY
-# Past 10 million rows a run warns how many and how much memory (README): a day at 8 ms is 10,800,000 rows, about
+# Past 10 million rows a run warns how many and how much memory (docs/commands.md): a day at 8 ms is 10,800,000 rows, about
 # 3.1 GB. A machine without that memory to spare refuses it instead, which is checked above.
 "$AISIM" check "$SCENARIO" --set /simulation/duration=1d --set /simulation/timeseries_resolution=8ms > /dev/null \
   2> "$OUT/rows.err"

@@ -43,7 +43,7 @@ if(NOT EXISTS "${OUT}/cmp/compare.html")
   message(FATAL_ERROR "no compare.html")
 endif()
 
-# Three runs (README: `aisim compare A B [...]`): a column each, no difference column, the best of the three named.
+# Three runs (docs/commands.md: `aisim compare A B [...]`): a column each, no difference column, the best of the three named.
 aisim_expect(0 out err run "${SCENARIO}" --out "${OUT}/c" --progress none --set /storage/jbof/ports_per_enclosure=4)
 aisim_expect(0 out err compare "${OUT}/a" "${OUT}/b" "${OUT}/c" --out "${OUT}/cmp3")
 expect_in("${out}" "C: ${OUT}/c")

@@ -27,7 +27,7 @@ if(NOT answer EQUAL 5 OR NOT runs EQUAL 16)
   message(FATAL_ERROR "size.json: answer ${answer}, ${runs} runs (a search over 16 values runs them all)")
 endif()
 
-# Several --vary with --minimize cost (README): every combination runs, and the answer is the cheapest run meeting
+# Several --vary with --minimize cost (docs/commands.md): every combination runs, and the answer is the cheapest run meeting
 # the target, cost counting the GPU time it wastes. Enclosures 2-6 x ports 1-4 (49.02 GB/s each, 168 GB/s of drives
 # per enclosure) for 980 GB in 2.25 s: 3 x 3 (441 GB/s, 2.22 s) and 3 x 4 (drive-bound 504 GB/s, 1.94 s) meet it
 # with fewer enclosures than any other; 3 x 4 spends $2,700 more over the horizon and stalls $5,200 less of GPU

@@ -151,7 +151,7 @@ if(NOT knee_value EQUAL point_value OR knee_value LESS 2 OR knee_value GREATER 7
   message(FATAL_ERROR "the knee (point ${knee_point}, ${knee_value} enclosures) is not inside the range or not its point's value")
 endif()
 
-# --replicas (README): each point a replica set of N seeds, its results.json the set's statistics, and sweep.csv's
+# --replicas (docs/commands.md): each point a replica set of N seeds, its results.json the set's statistics, and sweep.csv's
 # table gains the 95% half-widths of utilization and cost.
 file(REMOVE_RECURSE "${OUT}/replicas")
 execute_process(COMMAND "${AISIM}" sweep "${SCENARIO}" --vary /workloads/0/checkpoint/interval=15min,1h --replicas 3

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The folder maps as a test: every folder of models/, sim/, app/ and gui/ that holds source files has a README.md
 that names each of them (in backquotes: `file.cpp`, or `name.hpp/.cpp` for a pair) and says what the folder uses
-(a line starting "Uses" or "May use"); a README that names a source file the folder does not hold fails; and no
-README.md in the repository sends its reader outside it (../shared/, a design note a clone does not have).
+(a line starting "Uses" or "May use"); a README that names a source file the folder does not hold fails; no
+README.md in the repository sends its reader outside it (../shared/, a design note a clone does not have); and every
+relative link of a README.md or a page of docs/ lands on something that exists.
 Usage: check_readmes.py SOURCE_TREE, or check_readmes.py --self-test (the checks tried on a tree broken on purpose)."""
 import pathlib
 import re
@@ -26,10 +27,13 @@ if sys.argv[1:] == ["--self-test"]:
         (bad / "README.md").write_text("# bad\n\n| `gone.hpp/.cpp` | removed long ago |\n")
         (tree / "gui" / "x.cpp").write_text("")
         (tree / "README.md").write_text("See ../shared/DESIGN.md.\n")
+        (tree / "docs").mkdir()
+        (tree / "docs" / "page.md").write_text("[the format](../scenarios/README.md), [ok](page.md)\n")
         out = subprocess.run([sys.executable, __file__, str(tree)], capture_output=True, text=True).stdout
         want = ["models/bad/README.md: does not name kept.cpp", "models/bad/README.md: names gone.cpp",
                 "models/bad/README.md: names gone.hpp", "models/bad/README.md: no line starting",
-                "gui/: holds 1 source files and no README.md", "README.md: points outside the repository"]
+                "gui/: holds 1 source files and no README.md", "README.md: points outside the repository",
+                "docs/page.md: links to ../scenarios/README.md"]
         missed = [w for w in want if w not in out] + (["sim/good/ was flagged"] if "sim/good" in out else [])
         if missed:
             print("the checker missed:\n" + "\n".join(missed) + "\nit said:\n" + out)
@@ -82,15 +86,25 @@ for top in ("models", "sim", "app", "gui"):
         if not re.search(r"^(Uses|May use)\b", text, re.M):
             failures.append(f"{rel}/README.md: no line starting \"Uses\" or \"May use\" saying what the folder may use")
 
-for readme in sorted(root.rglob("README.md")):
+pages = sorted(root.rglob("README.md")) + sorted((root / "docs").glob("*.md"))
+for readme in pages:
     rel = readme.relative_to(root)
     if rel.parts[0].startswith("build") or rel.parts[0] in ("results", "node_modules"):
         continue
-    for m in re.finditer(r"\.\./(?:\.\./)*shared/", readme.read_text()):
+    text = readme.read_text()
+    for m in re.finditer(r"\.\./(?:\.\./)*shared/", text):
         failures.append(f"{rel}: points outside the repository ({m.group(0)}...)")
         break
+    # Every relative link lands on a file or folder of the repository (pages moved to docs/ keep their links).
+    for m in re.finditer(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
+        target = m.group(1)
+        if re.match(r"^[a-z]+:", target):
+            continue
+        if not (readme.parent / target).exists():
+            failures.append(f"{rel}: links to {target}, which does not exist")
 
 if failures:
     print("folder maps out of date:\n" + "\n".join(failures))
     sys.exit(1)
-print("every source folder's README names its files and what it uses; no README points outside the repository")
+print("every source folder's README names its files and what it uses; no README points outside the repository; "
+      "every link of the READMEs and docs/ resolves")
