@@ -19,13 +19,15 @@ set(allow_sim/platform ${models_all} sim/platform)
 set(allow_sim/engine ${models_all} sim/platform sim/engine)
 set(allow_sim/results ${models_all} sim/engine sim/results)
 # The applications around the core. Only app/cli runs the simulator (through sim/engine and sim/results); the
-# probe measures a drive, sweeps plan and tabulate runs that the executor starts as child processes, the report
-# draws results folders from their files.
+# probe measures a drive, sweeps plan and tabulate runs that the executor starts as child processes, validation
+# runs its cases the same way and reads their results.json, the report draws results folders from their files.
 set(allow_app/probe models/common models/hardware models/calibration app/probe)
 set(allow_app/executor app/executor)
 set(allow_app/sweep ${models_all} app/executor app/sweep)
 set(allow_app/report models/common app/report)
-set(allow_app/cli ${models_all} sim/engine sim/results app/probe app/report app/executor app/sweep app/cli)
+set(allow_app/validation ${models_all} sim/results app/executor app/sweep app/validation)
+set(allow_app/cli ${models_all} sim/engine sim/results app/probe app/report app/executor app/sweep app/validation
+    app/cli)
 # The GUI edits scenarios with the models and runs `aisim` as a child process: it never includes sim/ or app/.
 set(allow_gui ${models_all} gui)
 
