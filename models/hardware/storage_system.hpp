@@ -170,12 +170,4 @@ struct StorageSystem {
   int connection_streams(int cpu_cores) const;
 };
 
-// Reads one system under /storage/NAME. `drives` are the parsed drive models, `drive_names` every name defined
-// under /drives, `group_names` every node group (for local_nvme), `storage_names` every system (replication).
-std::optional<StorageSystem> parse_storage_system(ObjectReader& r, const std::string& name,
-                                                  const std::vector<DriveModel>& drives,
-                                                  const std::vector<std::string>& drive_names,
-                                                  const std::vector<std::string>& group_names,
-                                                  const std::vector<std::string>& storage_names);
-
 } // namespace aisim::models

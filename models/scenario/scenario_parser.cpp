@@ -5,6 +5,7 @@
 #include "models/hardware/drive_model.hpp"
 #include "models/hardware/gpu_catalog.hpp"
 #include "models/hardware/node_presets.hpp"
+#include "models/hardware/storage_system_parser.hpp"
 #include "models/scenario/included_file.hpp"
 #include "models/scenario/policy_parser.hpp"
 #include "models/scenario/price_sheet.hpp"
