@@ -112,35 +112,18 @@ Profiles parse_direction(ObjectReader& r, const std::string& key, const char* ra
   return out;
 }
 
-std::optional<DriveModel> parse(ObjectReader& r, const std::string& name, Diagnostics* diag) {
-  DriveModel d;
-  d.name = name;
-  r.accept("format");
-  r.accept("file");
-  auto label = r.text("name", name.c_str());
-  auto source = r.text("source", "unspecified");
-  auto cap = r.quantity("capacity", Dimension::bytes, nullptr);
-  auto rbw = r.quantity("read_bandwidth", Dimension::bytes_per_second, nullptr);
-  auto wbw = r.quantity("write_bandwidth", Dimension::bytes_per_second, nullptr);
-  auto pa = r.quantity("power_active", Dimension::watts, "20W");
-  auto pi = r.quantity("power_idle", Dimension::watts, "5W");
-  auto price = r.quantity("price", Dimension::dollars, nullptr, Bound::non_negative);
-  // What the drive is made of, for price sheets that quote media per TB.
-  auto media = r.choice("media", "unspecified", drive_media_names());
+// The write cache (its size, burst and post-cache rates), defaulted from `wbw`, the drive's write bandwidth.
+struct CacheKeys {
+  std::optional<double> size, burst, post;
+  bool cross_ok = true; // no cross-field check failed
+};
 
-  // Default QD1 latencies, typical of enterprise TLC NVMe datasheets:
-  // - random read 80us: a NAND page read (~50-60us on TLC) plus controller and NVMe/PCIe overhead; datasheets
-  //   quote 60-90us for 4 KiB at QD1.
-  // - sequential read 20us: read-ahead has the data on its way, leaving mostly the command overhead.
-  // - writes 15us: a write completes once it is in the drive's power-loss-protected DRAM, not in NAND.
-  auto read = parse_direction(r, "read", "80us", "20us", rbw);
-  auto write = parse_direction(r, "write", "15us", "15us", wbw);
-
+CacheKeys read_write_cache(ObjectReader& r, std::optional<double> cap, std::optional<double> wbw, Diagnostics* diag) {
   // No cache unless one is described: size 0, every byte at write_bandwidth. A described cache's burst defaults
   // to write_bandwidth, since datasheets measure sequential writes while the cache absorbs them, and its
   // post-cache rate to the burst rate: no cliff unless one is stated.
-  std::optional<double> cache_size, burst, post;
-  bool cross_ok = true; // no cross-field check failed
+  CacheKeys k;
+  auto& [cache_size, burst, post, cross_ok] = k;
   if (auto wc = r.object("write_cache", false)) {
     cache_size = wc->quantity("size", Dimension::bytes, "0B", Bound::non_negative);
     burst = derived_quantity(*wc, "burst_bandwidth", Dimension::bytes_per_second, rate_text(wbw));
@@ -160,16 +143,12 @@ std::optional<DriveModel> parse(ObjectReader& r, const std::string& name, Diagno
     }
   }
 
-  // 1: datasheets (Micron, Solidigm) already quote random-write IOPS in steady state, so max_iops usually is
-  // the steady figure; set the factor when max_iops was measured on a fresh drive.
-  const auto factor = r.number("steady_state_write_factor", 1.0, 0.0, 1.0);
-  if (diag && factor && !(*factor > 0)) {
-    cross_ok = false;
-    diag->error(r.child_pointer("steady_state_write_factor"),
-                "must be greater than zero (expected a number above 0 and at most 1, got 0)");
-  }
+  return k;
+}
 
-  // Optional, and without defaults: an invented tail would look like data.
+// Optional, and without defaults: an invented tail would look like data. False when one is malformed or below
+// the one before it.
+bool read_latency_percentiles(ObjectReader& r, DriveModel& d, Diagnostics* diag) {
   bool percentiles_ok = true;
   if (r.has("latency_percentiles")) {
     if (auto lp = r.object("latency_percentiles", false)) {
@@ -208,11 +187,12 @@ std::optional<DriveModel> parse(ObjectReader& r, const std::string& name, Diagno
     r.accept("latency_percentiles");
   }
 
-  // 0.0044 per year = 8766 h / 2,000,000 h (0.00438, rounded): the MTTF most enterprise NVMe datasheets state.
-  auto afr = r.number("afr", 0.0044, 0.0, 1.0);
+  return percentiles_ok;
+}
 
-  // Written by `aisim calibrate`: whether the measurements could vouch for the model. A model the calibration
-  // did not trust still loads (it is the best there is of that drive), but every scenario using it says so.
+// Written by `aisim calibrate`: whether the measurements could vouch for the model. A model the calibration did
+// not trust still loads (it is the best there is of that drive), but every scenario using it says so.
+bool read_calibration(ObjectReader& r, const std::string& name, Diagnostics* diag) {
   bool calibration_ok = true;
   if (auto cal = r.has("calibration") ? r.object("calibration", false) : std::nullopt) {
     const auto trusted = cal->boolean("trusted", std::nullopt);
@@ -227,6 +207,51 @@ std::optional<DriveModel> parse(ObjectReader& r, const std::string& name, Diagno
                                                     (verdict && !verdict->empty() ? " (" + *verdict + ")" : "") +
                                                     "; results that depend on its figures carry that uncertainty");
   }
+  return calibration_ok;
+}
+
+std::optional<DriveModel> parse(ObjectReader& r, const std::string& name, Diagnostics* diag) {
+  DriveModel d;
+  d.name = name;
+  r.accept("format");
+  r.accept("file");
+  auto label = r.text("name", name.c_str());
+  auto source = r.text("source", "unspecified");
+  auto cap = r.quantity("capacity", Dimension::bytes, nullptr);
+  auto rbw = r.quantity("read_bandwidth", Dimension::bytes_per_second, nullptr);
+  auto wbw = r.quantity("write_bandwidth", Dimension::bytes_per_second, nullptr);
+  auto pa = r.quantity("power_active", Dimension::watts, "20W");
+  auto pi = r.quantity("power_idle", Dimension::watts, "5W");
+  auto price = r.quantity("price", Dimension::dollars, nullptr, Bound::non_negative);
+  // What the drive is made of, for price sheets that quote media per TB.
+  auto media = r.choice("media", "unspecified", drive_media_names());
+
+  // Default QD1 latencies, typical of enterprise TLC NVMe datasheets:
+  // - random read 80us: a NAND page read (~50-60us on TLC) plus controller and NVMe/PCIe overhead; datasheets
+  //   quote 60-90us for 4 KiB at QD1.
+  // - sequential read 20us: read-ahead has the data on its way, leaving mostly the command overhead.
+  // - writes 15us: a write completes once it is in the drive's power-loss-protected DRAM, not in NAND.
+  auto read = parse_direction(r, "read", "80us", "20us", rbw);
+  auto write = parse_direction(r, "write", "15us", "15us", wbw);
+
+  // The write cache; a cross-field check failing there fails the drive as those below do.
+  const auto [cache_size, burst, post, cache_ok] = read_write_cache(r, cap, wbw, diag);
+  bool cross_ok = cache_ok; // no cross-field check failed
+  // 1: datasheets (Micron, Solidigm) already quote random-write IOPS in steady state, so max_iops usually is
+  // the steady figure; set the factor when max_iops was measured on a fresh drive.
+  const auto factor = r.number("steady_state_write_factor", 1.0, 0.0, 1.0);
+  if (diag && factor && !(*factor > 0)) {
+    cross_ok = false;
+    diag->error(r.child_pointer("steady_state_write_factor"),
+                "must be greater than zero (expected a number above 0 and at most 1, got 0)");
+  }
+
+  const bool percentiles_ok = read_latency_percentiles(r, d, diag);
+
+  // 0.0044 per year = 8766 h / 2,000,000 h (0.00438, rounded): the MTTF most enterprise NVMe datasheets state.
+  auto afr = r.number("afr", 0.0044, 0.0, 1.0);
+
+  const bool calibration_ok = read_calibration(r, name, diag);
   r.finish();
 
   if (!label || !source || !cap || !rbw || !wbw || !pa || !pi || !price || !media)

@@ -667,17 +667,8 @@ void check_across_sections(const Scenario& sc, Diagnostics& diag) {
     check_job_storage(sc, i, diag);
 }
 
-} // namespace
-
-LoadedScenario parse_scenario(Json doc, const std::string& file, const std::string& base_dir) {
-  LoadedScenario out{std::nullopt, Diagnostics(file), {}};
-  Diagnostics& diag = out.diagnostics;
-  Scenario sc;
-  sc.file = file;
-  ObjectReader top(doc, "", diag);
-  if (!top.ok())
-    return out;
-
+// The version this parser reads; a file of another is refused.
+void check_schema_version(ObjectReader& top, const Json& doc, Diagnostics& diag) {
   if (doc.contains("schema_version") && doc["schema_version"] != kScenarioSchemaVersion) {
     top.accept("schema_version");
     diag.error("/schema_version", "unsupported schema version (expected " + std::to_string(kScenarioSchemaVersion) +
@@ -685,17 +676,11 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
   } else {
     top.integer("schema_version", std::nullopt, kScenarioSchemaVersion, kScenarioSchemaVersion);
   }
-  // Prices the scenario leaves out come from its price sheet, filled in before anything is read.
-  auto sheet = load_price_sheet(doc, base_dir, diag);
-  if (sheet)
-    apply_price_sheet(doc, *sheet, diag);
-  auto name = top.text("name", std::filesystem::path(file).stem().string().c_str());
-  top.text("description", "");
-  if (name)
-    sc.name = *name;
+}
 
-  // cluster
-  std::vector<std::string> group_names; // every named group, valid or not, so references to it do not cascade
+// The cluster's node groups; returns every named group, valid or not, so references to it do not cascade.
+std::vector<std::string> parse_cluster(ObjectReader& top, Scenario& sc, Diagnostics& diag) {
+  std::vector<std::string> group_names;
   if (auto cluster = top.object("cluster", true)) {
     Json* groups = cluster->array("node_groups", true);
     if (groups && groups->empty())
@@ -711,14 +696,12 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
     }
     cluster->finish();
   }
+  return group_names;
+}
 
-  // network
-  if (auto net = top.object("network", false)) {
-    if (auto spec = parse_network(*net, diag))
-      sc.network = *spec;
-  }
-
-  // drives
+// The drive models, inline or from drive files; returns every name defined, valid or not.
+std::vector<std::string> parse_drives(ObjectReader& top, Json& doc, const std::string& base_dir,
+                                      std::optional<PriceSheet>& sheet, Scenario& sc, Diagnostics& diag) {
   std::vector<std::string> drive_names;
   if (auto drives = top.object("drives", false)) {
     if (drives->ok()) {
@@ -734,8 +717,13 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
     }
     drives->finish();
   }
+  return drive_names;
+}
 
-  // storage
+// The storage systems and what each holds; returns every system's name, valid or not.
+std::vector<std::string> parse_storage(ObjectReader& top, Json& doc, Scenario& sc,
+                                       const std::vector<std::string>& drive_names,
+                                       const std::vector<std::string>& group_names, Diagnostics& diag) {
   std::vector<std::string> storage_names;
   if (auto storage = top.object("storage", true)) {
     if (storage->ok()) {
@@ -764,13 +752,59 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
     }
     storage->finish();
   }
+  return storage_names;
+}
 
+// The simulated period, the seed, the fidelity and the time series' resolution.
+void parse_simulation(ObjectReader& top, const Json& doc, Scenario& sc, Diagnostics& diag) {
+  auto sim = top.object("simulation", false);
+  if (!sim)
+    return;
+  auto duration = sim->quantity("duration", Dimension::seconds, "7d");
+  const bool too_long = duration.value_or(0) > kMaxSimulatedSeconds;
+  if (too_long)
+    diag.error(sim->child_pointer("duration"), "longer than aisim simulates (expected at most 1000 years, got " +
+                                                   json_excerpt(doc["simulation"]["duration"]) + ")");
+  auto seed = sim->integer("seed", 1, 0, int64_t(1) << 53);
+  auto fidelity = sim->choice("fidelity", "aggregate", {"aggregate", "full"});
+  auto res = sim->quantity("timeseries_resolution", Dimension::seconds, "1h");
+  sim->finish();
+  if (duration && !too_long && seed && fidelity && res)
+    sc.simulation = SimulationSettings{Seconds(*duration), static_cast<uint64_t>(*seed), *fidelity, Seconds(*res)};
+}
+
+} // namespace
+
+LoadedScenario parse_scenario(Json doc, const std::string& file, const std::string& base_dir) {
+  LoadedScenario out{std::nullopt, Diagnostics(file), {}};
+  Diagnostics& diag = out.diagnostics;
+  Scenario sc;
+  sc.file = file;
+  ObjectReader top(doc, "", diag);
+  if (!top.ok())
+    return out;
+  check_schema_version(top, doc, diag);
+  // Prices the scenario leaves out come from its price sheet, filled in before anything is read.
+  auto sheet = load_price_sheet(doc, base_dir, diag);
+  if (sheet)
+    apply_price_sheet(doc, *sheet, diag);
+  auto name = top.text("name", std::filesystem::path(file).stem().string().c_str());
+  top.text("description", "");
+  if (name)
+    sc.name = *name;
+
+  // The sections in the order later ones need earlier ones: names of groups, drives and systems first.
+  const auto group_names = parse_cluster(top, sc, diag);
+  if (auto net = top.object("network", false)) {
+    if (auto spec = parse_network(*net, diag))
+      sc.network = *spec;
+  }
+  const auto drive_names = parse_drives(top, doc, base_dir, sheet, sc, diag);
+  const auto storage_names = parse_storage(top, doc, sc, drive_names, group_names, diag);
   // policies before workloads: placement rules give workloads their default storage
   if (auto pol = top.object("policies", false))
     sc.policies = parse_policies(*pol, storage_names, sc.storage);
-
   parse_workloads(top, sc, group_names, storage_names);
-
   if (Json* domains = top.has("fault_domains") ? top.array("fault_domains", false) : nullptr)
     sc.fault_domains = parse_fault_domains(*domains, top.child_pointer("fault_domains"), diag, sc.storage);
   else
@@ -779,29 +813,13 @@ LoadedScenario parse_scenario(Json doc, const std::string& file, const std::stri
     sc.threats = parse_threats(*threats, top.child_pointer("threats"), diag, storage_names, sc.storage);
   else
     top.accept("threats");
-
-  if (auto costs = top.object("costs", false)) {
+  if (auto costs = top.object("costs", false))
     parse_costs(*costs, doc, sheet, sc, diag);
-  }
-
-  if (auto sim = top.object("simulation", false)) {
-    auto duration = sim->quantity("duration", Dimension::seconds, "7d");
-    const bool too_long = duration.value_or(0) > kMaxSimulatedSeconds;
-    if (too_long)
-      diag.error(sim->child_pointer("duration"), "longer than aisim simulates (expected at most 1000 years, got " +
-                                                     json_excerpt(doc["simulation"]["duration"]) + ")");
-    auto seed = sim->integer("seed", 1, 0, int64_t(1) << 53);
-    auto fidelity = sim->choice("fidelity", "aggregate", {"aggregate", "full"});
-    auto res = sim->quantity("timeseries_resolution", Dimension::seconds, "1h");
-    sim->finish();
-    if (duration && !too_long && seed && fidelity && res)
-      sc.simulation = SimulationSettings{Seconds(*duration), static_cast<uint64_t>(*seed), *fidelity, Seconds(*res)};
-  }
+  parse_simulation(top, doc, sc, diag);
   parse_uncertainty(top, doc, diag);
   top.finish();
 
   check_across_sections(sc, diag);
-
   if (diag.has_errors())
     return out;
   sc.resolved = std::move(doc);
