@@ -66,22 +66,10 @@ double estimate_model_memory_bytes(const models::Scenario& sc) {
   return bytes;
 }
 
-RunOutput run_simulation(const models::Scenario& sc, const ProgressCallback& on_progress, const RunLimits& limits) {
-  const auto wall0 = std::chrono::steady_clock::now();
-  // SimGrid's own INFO lines (configuration changes) would mix with our output; keep only its warnings.
-  xbt_log_control_set("root.thresh:warning");
-  int argc = 1;
-  char name[] = "aisim";
-  char* argv[] = {name, nullptr};
-  check_simgrid(); // once per process: what aisim relies on in SimGrid holds, or a clear error
-  sg4::Engine engine(&argc, argv);
-  configure_engine(engine);
-  reset_simgrid_clock(); // a process's earlier engine left it where it stopped
-  const models::ClusterNetwork net = models::build_cluster_network(sc);
-  const Platform platform = build_platform(sc, net);
+namespace {
 
-  RunOutput out;
-  out.flow_bounds = models::storage_flow_bounds(sc, net);
+// Where each job runs and the metrics' shape: a slot per job (its window) and per storage system.
+void prepare_run(const models::Scenario& sc, const models::ClusterNetwork& net, RunOutput& out) {
   out.job_nodes.resize(sc.jobs.size());
   for (const auto& span : place_jobs(sc, net)) {
     auto& jn = out.job_nodes[span.job];
@@ -98,13 +86,11 @@ RunOutput run_simulation(const models::Scenario& sc, const ProgressCallback& on_
     m.jobs[j].gpus = sc.jobs[j].gpus;
   }
   m.storage.resize(sc.storage.size());
-  Lifecycle lifecycle(sc, platform, m);
-  lifecycle.start();
-  StorageFailures failures(sc, platform, m, [&lifecycle](int storage, double fraction, const std::string& cause) {
-    lifecycle.data_lost(storage, fraction, cause);
-  });
-  if (failures.any())
-    sg4::Actor::create("storage-failures", platform.servers.front().host, [&failures] { failures(); });
+}
+
+// One actor per job: an inference fleet or a training (fine-tuning, preprocessing) job, on its first node set.
+void start_jobs(const models::Scenario& sc, const Platform& platform, Lifecycle& lifecycle, RunOutput& out) {
+  Metrics& m = out.metrics;
   for (size_t j = 0; j < sc.jobs.size(); ++j) {
     auto* host = platform.node_sets[platform.node_sets_of_job[j].front()].host;
     if (sc.jobs[j].kind == "inference") {
@@ -117,9 +103,14 @@ RunOutput run_simulation(const models::Scenario& sc, const ProgressCallback& on_
                          TrainingJob(sc, static_cast<int>(j), platform, m, lifecycle, out.flow_bounds[data]));
     }
   }
+}
 
-  // Run in slices so progress can be reported; the slices do not change the simulation. With a limit, each slice
-  // is run in 100 steps and the limit looked at after each: a stop comes within 0.01% of the period of the limit.
+// Runs the period in slices so progress can be reported; the slices do not change the simulation. With a limit,
+// each slice is run in 100 steps and the limit looked at after each: a stop comes within 0.01% of the period of
+// the limit, and the period then ends there.
+void run_in_slices(sg4::Engine& engine, const RunLimits& limits, const ProgressCallback& on_progress,
+                   std::chrono::steady_clock::time_point wall0, double duration, RunOutput& out) {
+  Metrics& m = out.metrics;
   constexpr int kSlices = 100;
   const int steps = limits.any() ? 100 : 1;
   const auto reached = [&]() -> std::optional<RunStop> {
@@ -147,6 +138,38 @@ RunOutput run_simulation(const models::Scenario& sc, const ProgressCallback& on_
     if (on_progress)
       on_progress(sg4::Engine::get_clock(), out.stopped ? 1.0 : static_cast<double>(i) / kSlices);
   }
+}
+
+} // namespace
+
+RunOutput run_simulation(const models::Scenario& sc, const ProgressCallback& on_progress, const RunLimits& limits) {
+  const auto wall0 = std::chrono::steady_clock::now();
+  // SimGrid's own INFO lines (configuration changes) would mix with our output; keep only its warnings.
+  xbt_log_control_set("root.thresh:warning");
+  int argc = 1;
+  char name[] = "aisim";
+  char* argv[] = {name, nullptr};
+  check_simgrid(); // once per process: what aisim relies on in SimGrid holds, or a clear error
+  sg4::Engine engine(&argc, argv);
+  configure_engine(engine);
+  reset_simgrid_clock(); // a process's earlier engine left it where it stopped
+  const models::ClusterNetwork net = models::build_cluster_network(sc);
+  const Platform platform = build_platform(sc, net);
+
+  RunOutput out;
+  out.flow_bounds = models::storage_flow_bounds(sc, net);
+  prepare_run(sc, net, out);
+  Metrics& m = out.metrics;
+  const double duration = sc.simulation.duration.value;
+  Lifecycle lifecycle(sc, platform, m);
+  lifecycle.start();
+  StorageFailures failures(sc, platform, m, [&lifecycle](int storage, double fraction, const std::string& cause) {
+    lifecycle.data_lost(storage, fraction, cause);
+  });
+  if (failures.any())
+    sg4::Actor::create("storage-failures", platform.servers.front().host, [&failures] { failures(); });
+  start_jobs(sc, platform, lifecycle, out);
+  run_in_slices(engine, limits, on_progress, wall0, duration, out);
   engine.run(); // let phases that straddle the end finish, so every GPU-second is accounted for
   // The GPU-time base is the simulated period, stretched only by job phases that straddle its end; background
   // copies (asynchronous replication) may finish later without counting as GPU idle time.

@@ -316,13 +316,12 @@ void TrainingJob::run_checkpoint() {
   add_segment(t0, 0.0, (elapsed - stall_s) * job_->gpus, stall_s * job_->gpus);
 }
 
-void TrainingJob::operator()() {
-  const double step_s = job_->step_time.value;
+bool TrainingJob::start_job() {
   if (job_->start.value >= metrics_->period_end_s)
-    return; // starts after the simulated period: nothing to replay (the parser warned)
+    return false; // starts after the simulated period: nothing to replay (the parser warned)
   sg4::this_actor::sleep_until(job_->start.value);
   if (job_->start.value >= metrics_->period_end_s) // a run limit ended the period first
-    return;
+    return false;
   lifecycle_->job_started(index_);
   cache_bytes_ = cache_per_node();
   // What all the job's nodes can keep: each at most what it ever reads.
@@ -332,7 +331,7 @@ void TrainingJob::operator()() {
     cache_storage_ = sc_->storage_index(cache);
     if (lifecycle_->acquire(cache_storage_, cache_total_, models::DataClass::training_dataset, index_) < 0) {
       finish();
-      return;
+      return false;
     }
   }
   // A dataset still on its way to the hot tier holds the job's GPUs back.
@@ -341,10 +340,13 @@ void TrainingJob::operator()() {
     add_segment(job_->start.value, 0.0, jm_->staging_wait_s * job_->gpus, 0.0);
   if (lifecycle_->failed(index_)) {
     finish();
-    return;
+    return false;
   }
-  int64_t steps_per_ckpt = steps_per_checkpoint();
-  jm_->interval_s.push_back(static_cast<double>(steps_per_ckpt) * step_s);
+  return true;
+}
+
+int64_t TrainingJob::phase_step_limit() const {
+  const double step_s = job_->step_time.value;
   // A data-bound phase lasts longer than its compute, and by how much is only known once it ran; capping a
   // phase at one time-series bin of compute bounds how far the last one can run past the end, and keeps the
   // time series sharp.
@@ -356,7 +358,11 @@ void TrainingJob::operator()() {
   if (const double batch = job_->batch_bytes().value;
       batch > 0 && data_bound_Bps_ > 0 && std::isfinite(data_bound_Bps_))
     max_steps = std::min(max_steps, bin_s * data_bound_Bps_ / batch);
-  const int64_t max_phase_steps = std::max<int64_t>(1, static_cast<int64_t>(std::min(max_steps, 1e15)));
+  return std::max<int64_t>(1, static_cast<int64_t>(std::min(max_steps, 1e15)));
+}
+
+int64_t TrainingJob::load_before_first_step() {
+  const double step_s = job_->step_time.value;
   // Before the first step the loader fills its prefetch buffer and, when the job resumes, every rank reads its
   // shard of the latest checkpoint; the GPUs wait for both.
   int64_t buffered = 0;
@@ -387,6 +393,35 @@ void TrainingJob::operator()() {
     add_segment(t0, 0.0, (elapsed - restore_s) * job_->gpus, restore_s * job_->gpus);
     buffered = fill_buffer ? job_->prefetch_batches : 0;
   }
+  return buffered;
+}
+
+int64_t TrainingJob::steps_that_fit(double end_s, int64_t epoch_steps) const {
+  const double step_s = job_->step_time.value;
+  const double remaining = end_s - sg4::Engine::get_clock();
+  auto fit = static_cast<int64_t>(std::floor(remaining / step_s + 1e-9));
+  // A phase ends where the next failure strikes.
+  if (next_failure_ < end_s)
+    fit = std::min(fit, static_cast<int64_t>(std::floor((next_failure_ - sg4::Engine::get_clock()) / step_s)));
+  if (epoch_steps > 0) // a job sized in epochs ends after its last one
+    fit = std::min(fit, epoch_steps - jm_->steps);
+  // With a cache, what storage serves changes at each epoch's end: a phase stops there.
+  if (cache_bytes_ > 0) {
+    const double read = jm_->dataset_read_bytes;
+    fit = std::min(fit, std::max<int64_t>(1, static_cast<int64_t>(std::ceil(
+                                                 (epoch_end(read) - read) / job_->batch_bytes().value - 1e-9))));
+  }
+  return fit;
+}
+
+void TrainingJob::operator()() {
+  if (!start_job())
+    return;
+  const double step_s = job_->step_time.value;
+  int64_t steps_per_ckpt = steps_per_checkpoint();
+  jm_->interval_s.push_back(static_cast<double>(steps_per_ckpt) * step_s);
+  const int64_t max_phase_steps = phase_step_limit();
+  int64_t buffered = load_before_first_step();
   const int64_t epoch_steps =
       job_->epochs > 0
           ? static_cast<int64_t>(std::ceil(job_->epochs * job_->dataset.size.value / job_->batch_bytes().value - 1e-9))
@@ -412,19 +447,7 @@ void TrainingJob::operator()() {
       buffered = 0;
       continue;
     }
-    const double remaining = end_s - sg4::Engine::get_clock();
-    auto fit = static_cast<int64_t>(std::floor(remaining / step_s + 1e-9));
-    // A phase ends where the next failure strikes.
-    if (next_failure_ < end_s)
-      fit = std::min(fit, static_cast<int64_t>(std::floor((next_failure_ - sg4::Engine::get_clock()) / step_s)));
-    if (epoch_steps > 0) // a job sized in epochs ends after its last one
-      fit = std::min(fit, epoch_steps - jm_->steps);
-    // With a cache, what storage serves changes at each epoch's end: a phase stops there.
-    if (cache_bytes_ > 0) {
-      const double read = jm_->dataset_read_bytes;
-      fit = std::min(fit, std::max<int64_t>(1, static_cast<int64_t>(std::ceil(
-                                                   (epoch_end(read) - read) / job_->batch_bytes().value - 1e-9))));
-    }
+    const int64_t fit = steps_that_fit(end_s, epoch_steps);
     if (fit <= 0)
       break;
     const int64_t steps = std::min({steps_per_ckpt - since_ckpt, fit, max_phase_steps});

@@ -76,6 +76,16 @@ private:
   int dataset_storage() const;
   // Records the end, waits for a checkpoint still draining and hands the job's data to the lifecycle.
   void finish();
+  // Waits for the job's start, its cache space and its dataset; false when it is not to run (finished when it
+  // had started).
+  bool start_job();
+  // The most steps one phase may take: a time-series bin of compute, or what the data bound moves in one bin.
+  int64_t phase_step_limit() const;
+  // The base model's load and the prefetch buffer's fill (with the restore of a resumed job) before the first step;
+  // the batches then buffered.
+  int64_t load_before_first_step();
+  // Steps that fit before the window ends, the next failure, the last epoch or (with a cache) the epoch's end.
+  int64_t steps_that_fit(double end_s, int64_t epoch_steps) const;
   void add_segment(double start_s, double compute_gpu_s, double data_gpu_s, double ckpt_gpu_s,
                    double failure_gpu_s = 0.0);
 

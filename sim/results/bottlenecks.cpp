@@ -204,14 +204,18 @@ void judge(Json& e, const std::vector<models::TierLimit>& limits, double achieve
   }
 }
 
-} // namespace
-
-Json bottlenecks_json(const models::Scenario& sc, const RunOutput& run) {
-  const auto net = models::build_cluster_network(sc);
-  // (job, phase, storage, direction) -> its transfers, in job order; (from, to) -> the copies arriving.
+// Every transfer of the run, by what it was: each job phase's (job, phase, storage, direction) transfers in job
+// order, the copies arriving by route (from, to), and each system's traffic, outages and rebuilds over time.
+struct RunTraffic {
   std::map<std::tuple<int, Traffic, int, IoDirection>, std::vector<std::array<double, 3>>> phases;
   std::map<std::pair<int, int>, std::vector<std::array<double, 3>>> copies;
-  std::vector<SystemTraffic> traffic(sc.storage.size());
+  std::vector<SystemTraffic> traffic;
+};
+
+RunTraffic gather_traffic(const models::Scenario& sc, const RunOutput& run) {
+  RunTraffic rt;
+  auto& [phases, copies, traffic] = rt;
+  traffic.resize(sc.storage.size());
   for (size_t s = 0; s < sc.storage.size(); ++s) {
     const auto& sm = run.metrics.storage[s];
     for (const auto& t : sm.transfers) {
@@ -231,8 +235,14 @@ Json bottlenecks_json(const models::Scenario& sc, const RunOutput& run) {
     traffic[s].rebuilds.finish();
   }
 
-  Json out = Json::array();
-  for (const auto& [key, spans] : phases) {
+  return rt;
+}
+
+// What limited each job phase on each system it used.
+void add_phases(Json& out, const models::Scenario& sc, const RunOutput& run, const models::ClusterNetwork& net,
+                const RunTraffic& rt) {
+  const auto& traffic = rt.traffic;
+  for (const auto& [key, spans] : rt.phases) {
     const auto [j, kind, s, dir] = key;
     const auto& job = sc.jobs[j];
     const Around a = traffic[s].around(spans, dir);
@@ -265,9 +275,13 @@ Json bottlenecks_json(const models::Scenario& sc, const RunOutput& run) {
     judge(e, models::path_limits(sc, net, q), a.bytes / a.busy_s, a, paced);
     out.push_back(std::move(e));
   }
+}
 
-  // Copies between systems (replication, staging, tiering), by route: no job's GPUs wait on them directly.
-  for (const auto& [route, spans] : copies) {
+// Copies between systems (replication, staging, tiering), by route: no job's GPUs wait on them directly.
+void add_copies(Json& out, const models::Scenario& sc, const RunOutput& run, const models::ClusterNetwork& net,
+                const RunTraffic& rt) {
+  const auto& traffic = rt.traffic;
+  for (const auto& [route, spans] : rt.copies) {
     const auto [from, to] = route;
     const Around a = traffic[to].around(spans, IoDirection::write);
     if (a.busy_s <= 0 || a.bytes <= 0)
@@ -287,8 +301,11 @@ Json bottlenecks_json(const models::Scenario& sc, const RunOutput& run) {
     judge(e, models::copy_limits(sc, net, from, to, at_rest), a.bytes / a.busy_s, a, false);
     out.push_back(std::move(e));
   }
+}
 
-  // Rebuilds, per drive rebuilt: finished ones at the rate they ran, unfinished ones up to the end of the traffic.
+// Rebuilds, per drive rebuilt: finished ones at the rate they ran, unfinished ones up to the end of the traffic.
+void add_rebuilds(Json& out, const models::Scenario& sc, const RunOutput& run, const RunTraffic& rt) {
+  const auto& traffic = rt.traffic;
   for (size_t s = 0; s < sc.storage.size(); ++s) {
     std::vector<std::array<double, 3>> spans;
     double drive_s = 0, written = 0;
@@ -316,6 +333,17 @@ Json bottlenecks_json(const models::Scenario& sc, const RunOutput& run) {
                           models::format_count(sc.storage[s].protection.rebuild_priority, 2) + ")";
     out.push_back(std::move(e));
   }
+}
+
+} // namespace
+
+Json bottlenecks_json(const models::Scenario& sc, const RunOutput& run) {
+  const auto net = models::build_cluster_network(sc);
+  const RunTraffic rt = gather_traffic(sc, run);
+  Json out = Json::array();
+  add_phases(out, sc, run, net, rt);
+  add_copies(out, sc, run, net, rt);
+  add_rebuilds(out, sc, run, rt);
   return out;
 }
 

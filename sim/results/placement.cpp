@@ -173,12 +173,76 @@ double move_stall_usd_per_year(const models::Scenario& sc, const Json& r, int fr
   return usd;
 }
 
+// Performance need of a class on a system: what its jobs read there, or how fast and how long at worst (p99) their
+// checkpoint writes ran: the rate and latency a tier it moves to must match.
+Json need_json(const models::Scenario& sc, const Json& r, const models::StorageSystem& sys, DataClass cls) {
+  Json need = Json::object();
+  for (const auto& job : sc.jobs) {
+    const Json* jr = job_named(r, job.name);
+    if (!jr)
+      continue;
+    if (cls == DataClass::training_dataset && job.dataset.storage == sys.name)
+      need["read_Bps"] = need.value("read_Bps", 0.0) + jr->value("data_demand_Bps", 0.0);
+    if (cls == DataClass::active_checkpoint && job.checkpoint.storage == sys.name && jr->contains("checkpoints") &&
+        (*jr)["checkpoints"]["write_s"]["mean"].get<double>() > 0) {
+      // The rate its writes ran at (size / mean write time), the fastest job's.
+      const double rate = job.checkpoint.size.value / (*jr)["checkpoints"]["write_s"]["mean"].get<double>();
+      need["write_Bps"] = std::max(need.value("write_Bps", 0.0), rate);
+      // How long the GPUs waited on a write at worst (p99): the latency a tier must match.
+      need["write_p99_s"] =
+          std::max(need.value("write_p99_s", 0.0), (*jr)["checkpoints"]["write_s"]["p99"].get<double>());
+    }
+  }
+  return need;
+}
+
+// Protection priced from the scenario's own systems: a copy on an object tier at its storage price, or the bytes
+// on a protected array or file system at its yearly cost per byte of capacity; and immutable snapshots on an array
+// that lacks them.
+std::vector<models::ProtectionOption> protection_options(const models::Scenario& sc, const Json& r, size_t s,
+                                                         DataClass cls, double bytes, double threats) {
+  const auto& sys = sc.storage[s];
+  const double horizon_years = sc.costs.horizon.value / (365.0 * 86400.0); // the cost model's year
+  std::vector<models::ProtectionOption> options;
+  for (size_t t = 0; t < sc.storage.size(); ++t) {
+    const auto& other = sc.storage[t];
+    if (t == s)
+      continue;
+    if (other.kind == "object") {
+      options.push_back({"replica on " + other.name, bytes * other.storage_price.value * 12});
+    } else if ((other.kind == "array" || other.kind == "pfs") && other.protection.parity > 0 &&
+               other.capacity().value > 0) {
+      for (const auto& c : r["cost"]["by_component"])
+        if (c["name"] == other.name) {
+          const double space = bytes * c["total_usd"].get<double>() / horizon_years / other.capacity().value;
+          const double stall = move_stall_usd_per_year(sc, r, static_cast<int>(s), static_cast<int>(t), cls);
+          options.push_back({"move to " + other.name + (stall > 0 ? " (its GPU stall included)" : ""), space + stall});
+        }
+    }
+  }
+  // Immutable snapshots on an array that lacks them: they save what threats destroy there (not what its drives
+  // lose), and hold what the class deletes within a day (the snapshots' default retention) as extra space.
+  if (sys.kind == "array" && (!sys.snapshots || !sys.snapshots->immutable)) {
+    const double removes = threats - threat_rate(sc, static_cast<int>(s), cls, true);
+    double churn = 0; // bytes of the class written, so later deleted, a day
+    for (const auto& job : sc.jobs)
+      if (cls == DataClass::active_checkpoint && job.checkpoint.storage == sys.name)
+        if (const Json* jr = job_named(r, job.name); jr && jr->contains("checkpoints"))
+          churn += job.checkpoint.size.value * 86400.0 /
+                   ((*jr)["checkpoints"]["interval_s"].get<double>() +
+                    (*jr)["checkpoints"]["write_s"]["mean"].get<double>());
+    for (const auto& c : r["cost"]["by_component"])
+      if (c["name"] == sys.name && removes > 0)
+        options.push_back({"immutable snapshots on " + sys.name,
+                           churn * c["total_usd"].get<double>() / horizon_years / sys.capacity().value, removes});
+  }
+  return options;
+}
+
 } // namespace
 
 Json placement_json(const models::Scenario& sc, const Json& r) {
   Json rows = Json::array();
-  const double money_year = 365.0 * 86400.0; // the cost model's year
-  const double horizon_years = sc.costs.horizon.value / money_year;
   for (size_t s = 0; s < sc.storage.size(); ++s) {
     const auto& sys = sc.storage[s];
     const Json& st = r["storage"][s];
@@ -190,24 +254,7 @@ Json placement_json(const models::Scenario& sc, const Json& r) {
       if (cls == DataClass::replica)
         continue; // a copy is itself the protection
       const double bytes = held["peak_bytes"].get<double>();
-      // Performance need: what its jobs read or wrote there.
-      Json need = Json::object();
-      for (const auto& job : sc.jobs) {
-        const Json* jr = job_named(r, job.name);
-        if (!jr)
-          continue;
-        if (cls == DataClass::training_dataset && job.dataset.storage == sys.name)
-          need["read_Bps"] = need.value("read_Bps", 0.0) + jr->value("data_demand_Bps", 0.0);
-        if (cls == DataClass::active_checkpoint && job.checkpoint.storage == sys.name && jr->contains("checkpoints") &&
-            (*jr)["checkpoints"]["write_s"]["mean"].get<double>() > 0) {
-          // The rate its writes ran at (size / mean write time), the fastest job's.
-          const double rate = job.checkpoint.size.value / (*jr)["checkpoints"]["write_s"]["mean"].get<double>();
-          need["write_Bps"] = std::max(need.value("write_Bps", 0.0), rate);
-          // How long the GPUs waited on a write at worst (p99): the latency a tier must match.
-          need["write_p99_s"] =
-              std::max(need.value("write_p99_s", 0.0), (*jr)["checkpoints"]["write_s"]["p99"].get<double>());
-        }
-      }
+      const Json need = need_json(sc, r, sys, cls);
       // Hardware loses the data only if every copy goes (independently, the same year).
       double p_drives = drive_loss_probability(sys, st);
       for (const auto& n : copies_elsewhere(sc, static_cast<int>(s), cls))
@@ -224,43 +271,7 @@ Json placement_json(const models::Scenario& sc, const Json& r) {
       } else {
         value = estimated_value(sc, r, static_cast<int>(s), cls, how);
       }
-      // Protection priced from the scenario's own systems: a copy on an object tier at its storage price, or the
-      // bytes on a protected array or file system at its yearly cost per byte of capacity.
-      models::PlacementInput in{p, value, {}};
-      for (size_t t = 0; t < sc.storage.size(); ++t) {
-        const auto& other = sc.storage[t];
-        if (t == s)
-          continue;
-        if (other.kind == "object") {
-          in.options.push_back({"replica on " + other.name, bytes * other.storage_price.value * 12});
-        } else if ((other.kind == "array" || other.kind == "pfs") && other.protection.parity > 0 &&
-                   other.capacity().value > 0) {
-          for (const auto& c : r["cost"]["by_component"])
-            if (c["name"] == other.name) {
-              const double space = bytes * c["total_usd"].get<double>() / horizon_years / other.capacity().value;
-              const double stall = move_stall_usd_per_year(sc, r, static_cast<int>(s), static_cast<int>(t), cls);
-              in.options.push_back(
-                  {"move to " + other.name + (stall > 0 ? " (its GPU stall included)" : ""), space + stall});
-            }
-        }
-      }
-      // Immutable snapshots on an array that lacks them: they save what threats destroy there (not what its drives
-      // lose), and hold what the class deletes within a day (the snapshots' default retention) as extra space.
-      if (sys.kind == "array" && (!sys.snapshots || !sys.snapshots->immutable)) {
-        const double removes = threats - threat_rate(sc, static_cast<int>(s), cls, true);
-        double churn = 0; // bytes of the class written, so later deleted, a day
-        for (const auto& job : sc.jobs)
-          if (cls == DataClass::active_checkpoint && job.checkpoint.storage == sys.name)
-            if (const Json* jr = job_named(r, job.name); jr && jr->contains("checkpoints"))
-              churn += job.checkpoint.size.value * 86400.0 /
-                       ((*jr)["checkpoints"]["interval_s"].get<double>() +
-                        (*jr)["checkpoints"]["write_s"]["mean"].get<double>());
-        for (const auto& c : r["cost"]["by_component"])
-          if (c["name"] == sys.name && removes > 0)
-            in.options.push_back({"immutable snapshots on " + sys.name,
-                                  churn * c["total_usd"].get<double>() / horizon_years / sys.capacity().value,
-                                  removes});
-      }
+      models::PlacementInput in{p, value, protection_options(sc, r, s, cls, bytes, threats)};
       const auto a = models::advise(in);
       const auto opt = [](const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); };
       rows.push_back(

@@ -252,9 +252,13 @@ Json storage_failures_json(const models::StorageSystem& sys, const StorageMetric
   return out;
 }
 
-// Every failure in the cluster: counts by component kind (GPU nodes included), and each storage component's
-// outage in time order.
-Json failures_json(const models::Scenario& sc, const Metrics& m) {
+// Failure counts by component kind (GPU nodes, storage components, fault domains), each storage component's
+// outage in time order, and each fault domain's failure.
+struct FailureEvents {
+  Json by_component, storage_events, domain_events;
+};
+
+FailureEvents failure_events(const models::Scenario& sc, const Metrics& m) {
   Json by = Json::object();
   int nodes = 0;
   for (const auto& jm : m.jobs)
@@ -298,6 +302,11 @@ Json failures_json(const models::Scenario& sc, const Metrics& m) {
                     {"index", f->index},
                     // Still out of service when the simulated period ended: null.
                     {"back_in_service_s", std::isfinite(f->back_s) ? Json(f->back_s) : Json()}});
+  return {by, list, domain_events};
+}
+
+// Each system's rebuilds, and the stripe groups it lost.
+std::pair<Json, Json> rebuilds_json(const models::Scenario& sc, const Metrics& m) {
   Json rebuilds = Json::array(), lost = Json::array();
   for (size_t s = 0; s < sc.storage.size(); ++s) {
     for (const auto& rb : m.storage[s].rebuilds)
@@ -314,7 +323,11 @@ Json failures_json(const models::Scenario& sc, const Metrics& m) {
       lost.push_back(
           {{"time_s", g.time_s}, {"storage", sc.storage[s].name}, {"group", g.group}, {"drives_out", g.drives_out}});
   }
-  // Data destroyed, event by event and in all, per data class (bytes, and whole items where an item is lost).
+  return {rebuilds, lost};
+}
+
+// Data destroyed, event by event and in all, per data class (bytes, and whole items where an item is lost).
+std::pair<Json, Json> data_losses_json(const models::Scenario& sc, const Metrics& m) {
   Json losses = Json::array();
   std::array<double, models::kDataClasses> total_bytes{};
   std::array<int, models::kDataClasses> total_items{};
@@ -339,6 +352,15 @@ Json failures_json(const models::Scenario& sc, const Metrics& m) {
     if (total_bytes[c] > 0)
       lost_by_class[models::data_class_name(static_cast<models::DataClass>(c))] = {{"bytes", total_bytes[c]},
                                                                                    {"items", total_items[c]}};
+  return {losses, lost_by_class};
+}
+
+// Models destroyed with every copy, and the GPU time lost to failures by cause with its value at the GPU-hour price.
+struct LostGpuTime {
+  Json models_destroyed, hours, usd;
+};
+
+LostGpuTime lost_gpu_json(const models::Scenario& sc, const Metrics& m) {
   Json models_lost = Json::array();
   double recompute_gpu_s = 0;
   for (const auto& ml : m.model_losses) {
@@ -348,7 +370,6 @@ Json failures_json(const models::Scenario& sc, const Metrics& m) {
                            {"class", models::data_class_name(ml.cls)},
                            {"recompute_gpu_hours", ml.recompute_gpu_s / 3600.0}});
   }
-  // GPU time lost to failures by cause, and its value at the GPU-hour price.
   double detection = 0, replay = 0, rescheduling = 0, reload = 0;
   for (const auto& jm : m.jobs) {
     detection += jm.detection_gpu_s;
@@ -368,11 +389,26 @@ Json failures_json(const models::Scenario& sc, const Metrics& m) {
     lost_usd[cause] = gpu_s / 3600.0 * price;
   }
   lost_usd["total"] = (detection + replay + rescheduling + reload + recompute_gpu_s) / 3600.0 * price;
-  return {{"by_component", by},         {"lost_gpu_hours", lost_hours},
-          {"lost_usd", lost_usd},       {"models_destroyed", models_lost},
-          {"storage_events", list},     {"domain_events", domain_events},
-          {"rebuilds", rebuilds},       {"stripe_groups_lost", lost},
-          {"data_loss_events", losses}, {"data_lost_by_class", lost_by_class}};
+  return {models_lost, lost_hours, lost_usd};
+}
+
+// Every failure in the cluster: counts by component kind (GPU nodes included), each storage component's outage in
+// time order, rebuilds, data and models destroyed, and the GPU time lost.
+Json failures_json(const models::Scenario& sc, const Metrics& m) {
+  const auto events = failure_events(sc, m);
+  const auto [rebuilds, lost] = rebuilds_json(sc, m);
+  const auto [losses, lost_by_class] = data_losses_json(sc, m);
+  const auto gpu = lost_gpu_json(sc, m);
+  return {{"by_component", events.by_component},
+          {"lost_gpu_hours", gpu.hours},
+          {"lost_usd", gpu.usd},
+          {"models_destroyed", gpu.models_destroyed},
+          {"storage_events", events.storage_events},
+          {"domain_events", events.domain_events},
+          {"rebuilds", rebuilds},
+          {"stripe_groups_lost", lost},
+          {"data_loss_events", losses},
+          {"data_lost_by_class", lost_by_class}};
 }
 
 // One job's row: what it ran, how its own GPU time was spent, its checkpoints, failures, data and lifecycle.

@@ -33,6 +33,42 @@ double estimate_timeseries_memory_bytes(const models::Scenario& sc) {
   return timeseries_rows(sc) * timeseries_columns(sc) * (sizeof(double) + kValueBytes);
 }
 
+namespace {
+
+// Occupancy per system and data class at the end of each bin; a class gets a column on the systems it ever
+// occupies.
+struct Occupancy {
+  std::vector<std::vector<std::array<double, models::kDataClasses>>> held; // [system][bin][class]
+  std::vector<std::vector<int>> classes;                                   // [system]: the classes it held
+};
+
+Occupancy occupancy_by_bin(const RunOutput& run, size_t ns, size_t bins, double step) {
+  Occupancy o;
+  auto& [held, classes] = o;
+  held.resize(ns);
+  classes.resize(ns);
+  for (size_t s = 0; s < ns; ++s) {
+    const auto events = run.metrics.storage[s].usage_in_time_order();
+    std::array<double, models::kDataClasses> now{};
+    std::array<bool, models::kDataClasses> seen{};
+    size_t e = 0;
+    for (size_t i = 0; i < bins; ++i) {
+      const double bin_end = std::min((i + 1) * step, run.simulated_s);
+      for (; e < events.size() && events[e].time_s <= bin_end; ++e) {
+        now[static_cast<size_t>(events[e].cls)] += events[e].bytes;
+        seen[static_cast<size_t>(events[e].cls)] = true;
+      }
+      held[s].push_back(now);
+    }
+    for (int c = 0; c < models::kDataClasses; ++c)
+      if (seen[c])
+        classes[s].push_back(c);
+  }
+  return o;
+}
+
+} // namespace
+
 std::string build_timeseries_csv(const models::Scenario& sc, const RunOutput& run) {
   const double step = sc.simulation.timeseries_resolution.value;
   const auto bins = static_cast<size_t>(std::ceil(run.simulated_s / step));
@@ -67,27 +103,7 @@ std::string build_timeseries_csv(const models::Scenario& sc, const RunOutput& ru
   for (size_t s = 0; s < ns; ++s)
     for (const auto& t : run.metrics.storage[s].transfers)
       spread(t.direction == IoDirection::read ? rd[s] : wr[s], t.start_s, t.end_s, t.bytes);
-  // Occupancy per system and data class at the end of each bin; a class gets a column on the systems it ever
-  // occupies.
-  std::vector<std::vector<std::array<double, models::kDataClasses>>> held(ns);
-  std::vector<std::vector<int>> classes(ns);
-  for (size_t s = 0; s < ns; ++s) {
-    const auto events = run.metrics.storage[s].usage_in_time_order();
-    std::array<double, models::kDataClasses> now{};
-    std::array<bool, models::kDataClasses> seen{};
-    size_t e = 0;
-    for (size_t i = 0; i < bins; ++i) {
-      const double bin_end = std::min((i + 1) * step, run.simulated_s);
-      for (; e < events.size() && events[e].time_s <= bin_end; ++e) {
-        now[static_cast<size_t>(events[e].cls)] += events[e].bytes;
-        seen[static_cast<size_t>(events[e].cls)] = true;
-      }
-      held[s].push_back(now);
-    }
-    for (int c = 0; c < models::kDataClasses; ++c)
-      if (seen[c])
-        classes[s].push_back(c);
-  }
+  const auto [held, classes] = occupancy_by_bin(run, ns, bins, step);
   std::string out = "time_s,gpu_utilization,stall_data,stall_checkpoint,stall_failure,idle";
   for (size_t s = 0; s < ns; ++s) {
     const auto& name = sc.storage[s].name;

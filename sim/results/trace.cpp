@@ -107,13 +107,8 @@ std::string metadata_event(const char* what, int pid, int tid, const Json& args)
          std::to_string(tid) + R"(,"args":)" + args.dump() + "}";
 }
 
-} // namespace
-
-std::string build_trace(const models::Scenario& sc, const RunOutput& run, size_t max_events) {
-  const double T = std::max(run.simulated_s, run.traffic_s);
-  const auto until = [T](double end_s) { return std::isfinite(end_s) ? std::min(end_s, T) : T; };
-  std::vector<Track> tracks;
-
+// Process "jobs": per job, a track of its phases (each state's share in its args) and one of its own I/O.
+void add_job_tracks(std::vector<Track>& tracks, const models::Scenario& sc, const RunOutput& run) {
   for (size_t j = 0; j < sc.jobs.size(); ++j) {
     const auto& job = sc.jobs[j];
     const auto& jm = run.metrics.jobs[j];
@@ -144,7 +139,11 @@ std::string build_trace(const models::Scenario& sc, const RunOutput& run, size_t
     tracks.push_back(std::move(phases));
     tracks.push_back(std::move(io));
   }
+}
 
+// Process "storage": per system, its failures, rebuilds, data lost and full writes, and the copies arriving.
+void add_storage_tracks(std::vector<Track>& tracks, const models::Scenario& sc, const RunOutput& run, double T) {
+  const auto until = [T](double end_s) { return std::isfinite(end_s) ? std::min(end_s, T) : T; };
   for (size_t s = 0; s < sc.storage.size(); ++s) {
     const auto& sm = run.metrics.storage[s];
     const auto& name = sc.storage[s].name;
@@ -181,7 +180,10 @@ std::string build_trace(const models::Scenario& sc, const RunOutput& run, size_t
     tracks.push_back(std::move(events));
     tracks.push_back(std::move(copies));
   }
+}
 
+// Process "cluster": fault domains failing and threats striking.
+void add_cluster_tracks(std::vector<Track>& tracks, const models::Scenario& sc, const RunOutput& run) {
   Track domains{3, "fault domains", {}}, threats{3, "threats", {}};
   for (const auto& d : run.metrics.domain_failures)
     domains.spans.push_back({d.time_s, d.time_s, sc.fault_domains[d.domain].name + " fails", {}, true});
@@ -193,12 +195,15 @@ std::string build_trace(const models::Scenario& sc, const RunOutput& run, size_t
                              true});
   tracks.push_back(std::move(domains));
   tracks.push_back(std::move(threats));
+}
 
+// Past `max_events`, each track keeps its share of them by merging its spans per stretch of time; the events
+// there were before.
+size_t merge_tracks(std::vector<Track>& tracks, size_t max_events, double T) {
   size_t total = 0;
   for (const auto& t : tracks)
     total += t.spans.size();
-  const bool merged = total > max_events;
-  if (merged)
+  if (total > max_events)
     for (auto& t : tracks) {
       const auto budget =
           std::max<size_t>(1, static_cast<size_t>(static_cast<double>(max_events) *
@@ -206,7 +211,11 @@ std::string build_trace(const models::Scenario& sc, const RunOutput& run, size_t
       if (t.spans.size() > budget)
         t.spans = merge_into(t.spans, budget, T);
     }
+  return total;
+}
 
+// The trace-event lines: each process's and each lane's name and order, then every span; `written` counts spans.
+std::vector<std::string> trace_events(std::vector<Track>& tracks, bool merged, size_t max_events, size_t& written) {
   std::vector<std::string> out;
   const char* processes[] = {"", "jobs", "storage", "cluster"};
   for (int pid = 1; pid <= 3; ++pid) {
@@ -217,7 +226,6 @@ std::string build_trace(const models::Scenario& sc, const RunOutput& run, size_t
     out.push_back(R"({"ph":"i","s":"g","name":"trace merged past )" + std::to_string(max_events) +
                   R"( events: see otherData","ts":0,"pid":3,"tid":0})");
   std::map<int, int> next_tid;
-  size_t written = 0;
   for (auto& t : tracks) {
     auto lanes = lanes_of(t.spans);
     for (size_t l = 0; l < lanes.size(); ++l) {
@@ -240,6 +248,21 @@ std::string build_trace(const models::Scenario& sc, const RunOutput& run, size_t
     }
   }
 
+  return out;
+}
+
+} // namespace
+
+std::string build_trace(const models::Scenario& sc, const RunOutput& run, size_t max_events) {
+  const double T = std::max(run.simulated_s, run.traffic_s);
+  std::vector<Track> tracks;
+  add_job_tracks(tracks, sc, run);
+  add_storage_tracks(tracks, sc, run, T);
+  add_cluster_tracks(tracks, sc, run);
+  const size_t total = merge_tracks(tracks, max_events, T);
+  const bool merged = total > max_events;
+  size_t written = 0;
+  const std::vector<std::string> out = trace_events(tracks, merged, max_events, written);
   const Json other = {{"aisim_version", kAisimVersion},
                       {"scenario", sc.name},
                       {"simulated_s", run.simulated_s},

@@ -5,6 +5,7 @@ that names each of them (in backquotes: `file.cpp`, or `name.hpp/.cpp` for a pai
 README.md in the repository sends its reader outside it (../shared/, a design note a clone does not have); and every
 relative link of a README.md or a page of docs/ lands on something that exists.
 Usage: check_readmes.py SOURCE_TREE, or check_readmes.py --self-test (the checks tried on a tree broken on purpose)."""
+import os
 import pathlib
 import re
 import subprocess
@@ -86,11 +87,22 @@ for top in ("models", "sim", "app", "gui"):
         if not re.search(r"^(Uses|May use)\b", text, re.M):
             failures.append(f"{rel}/README.md: no line starting \"Uses\" or \"May use\" saying what the folder may use")
 
-pages = sorted(root.rglob("README.md")) + sorted((root / "docs").glob("*.md"))
-for readme in pages:
+
+
+def repository_pages():
+    """Every README.md of the repository and every page of docs/. Build and results folders are never entered:
+    other tests create and remove folders there while this one runs."""
+    found = []
+    for folder, subfolders, files in os.walk(root, onerror=lambda error: None):
+        if pathlib.Path(folder) == root:
+            subfolders[:] = [d for d in subfolders if not d.startswith(("build", ".")) and d not in ("results",
+                                                                                                 "node_modules")]
+        found += [pathlib.Path(folder) / "README.md"] if "README.md" in files else []
+    return sorted(found) + sorted((root / "docs").glob("*.md"))
+
+
+for readme in repository_pages():
     rel = readme.relative_to(root)
-    if rel.parts[0].startswith("build") or rel.parts[0] in ("results", "node_modules"):
-        continue
     text = readme.read_text()
     for m in re.finditer(r"\.\./(?:\.\./)*shared/", text):
         failures.append(f"{rel}: points outside the repository ({m.group(0)}...)")
