@@ -281,6 +281,49 @@ LoadedScenario load_scenario(const std::string& path, const std::vector<std::str
 
 namespace {
 
+// A group's prices: rented per GPU-hour, or bought (GPUs at the GPU model's price, nodes at $60k).
+struct GroupPrices {
+  std::optional<double> rent;
+  bool rent_ok = true;
+  std::optional<double> gpu_price, node_price;
+};
+
+GroupPrices read_group_prices(ObjectReader& g, const std::optional<GpuModel>& model, Diagnostics& diag) {
+  // A rented group (a cloud cluster) is paid per GPU-hour and buys nothing: a purchase price would be
+  // counted nowhere, so one given with the rent is refused rather than ignored.
+  GroupPrices out;
+  auto& [rent, rent_ok, gprice, nprice] = out;
+  rent_ok = g.optional_quantity("gpu_rent", Dimension::dollars_per_hour, rent);
+  gprice = 0.0;
+  nprice = 0.0;
+  if (!rent) {
+    const std::string default_price = model ? format_dollars(model->price) : "$0";
+    gprice = g.quantity("gpu_price", Dimension::dollars, default_price.c_str(), Bound::non_negative);
+    nprice = g.quantity("node_price", Dimension::dollars, "$60k", Bound::non_negative);
+  } else {
+    for (const char* key : {"gpu_price", "node_price"})
+      if (g.has(key)) {
+        g.accept(key);
+        diag.error(g.child_pointer(key), std::string("a group with gpu_rent is rented, not bought (expected "
+                                                     "either gpu_rent or ") +
+                                             key + ", not both)");
+        gprice.reset();
+      }
+  }
+  return out;
+}
+
+// A group's name joins `group_names` even when the group has errors, so that references to it do not cascade.
+void record_group_name(const std::optional<std::string>& gname, ObjectReader& g, Diagnostics& diag,
+                       std::vector<std::string>& group_names) {
+  if (!gname)
+    return;
+  check_name(*gname, g.child_pointer("name"), diag);
+  if (std::find(group_names.begin(), group_names.end(), *gname) != group_names.end())
+    diag.error(g.child_pointer("name"), "duplicate node group name \"" + *gname + "\" (expected unique names)");
+  group_names.push_back(*gname);
+}
+
 // One node group (cluster.node_groups[i]); nullopt where it has errors, each reported. Its name joins `group_names`
 // either way, so that references to a group with errors do not cascade.
 std::optional<NodeGroup> parse_node_group(ObjectReader& g, Diagnostics& diag, std::vector<std::string>& group_names) {
@@ -305,25 +348,7 @@ std::optional<NodeGroup> parse_node_group(ObjectReader& g, Diagnostics& diag, st
   auto gpn = g.integer("gpus_per_node", base.gpus_per_node, 1, 1024);
   auto gpu = g.choice("gpu", preset ? base.gpu.c_str() : nullptr, gpu_model_names());
   std::optional<GpuModel> model = gpu ? find_gpu_model(*gpu) : std::nullopt;
-  // A rented group (a cloud cluster) is paid per GPU-hour and buys nothing: a purchase price would be
-  // counted nowhere, so one given with the rent is refused rather than ignored.
-  std::optional<double> rent;
-  const bool rent_ok = g.optional_quantity("gpu_rent", Dimension::dollars_per_hour, rent);
-  std::optional<double> gprice = 0.0, nprice = 0.0;
-  if (!rent) {
-    const std::string default_price = model ? format_dollars(model->price) : "$0";
-    gprice = g.quantity("gpu_price", Dimension::dollars, default_price.c_str(), Bound::non_negative);
-    nprice = g.quantity("node_price", Dimension::dollars, "$60k", Bound::non_negative);
-  } else {
-    for (const char* key : {"gpu_price", "node_price"})
-      if (g.has(key)) {
-        g.accept(key);
-        diag.error(g.child_pointer(key), std::string("a group with gpu_rent is rented, not bought (expected "
-                                                     "either gpu_rent or ") +
-                                             key + ", not both)");
-        gprice.reset();
-      }
-  }
+  const auto [rent, rent_ok, gprice, nprice] = read_group_prices(g, model, diag);
   auto nics = g.integer("nics", base.nics, 1, 64);
   auto nic_speed = g.quantity("nic_speed", Dimension::bytes_per_second, base.nic_speed.c_str());
   auto cnics = g.integer("compute_nics", base.compute_nics, 1, 64);
@@ -345,12 +370,7 @@ std::optional<NodeGroup> parse_node_group(ObjectReader& g, Diagnostics& diag, st
   std::optional<double> mtbf;
   const bool mtbf_ok = g.optional_quantity("node_mtbf", Dimension::seconds, mtbf);
   g.finish();
-  if (gname) {
-    check_name(*gname, g.child_pointer("name"), diag);
-    if (std::find(group_names.begin(), group_names.end(), *gname) != group_names.end())
-      diag.error(g.child_pointer("name"), "duplicate node group name \"" + *gname + "\" (expected unique names)");
-    group_names.push_back(*gname);
-  }
+  record_group_name(gname, g, diag, group_names);
   if (!gname || !count || !gpn || !model || !gprice || !nics || !nic_speed || !cnics || !cnic_speed || !mem ||
       !host_bw || !npower || !nprice || !mtbf_ok || !rent_ok || !preset_ok || !gds || !switches || !uplink_ok ||
       !mem_bw || !cores || !copy_bw || !request_cpu)
@@ -380,6 +400,56 @@ std::optional<NodeGroup> parse_node_group(ObjectReader& g, Diagnostics& diag, st
   return ng;
 }
 
+// The topology's own keys (a spine-leaf's leaves and spines, a fat tree's radix); another topology's keys are
+// refused by name rather than silently ignored. False when one is wrong.
+bool read_topology(ObjectReader& net, const std::string& topo, NetworkSpec& spec, Diagnostics& diag) {
+  bool ok = true;
+  spec.topology = topo;
+  // Keys of other topologies are rejected by name rather than silently ignored.
+  const std::vector<std::pair<std::string, std::vector<std::string>>> owners{
+      {"nodes_per_leaf", {"spine_leaf", "rail_optimized"}},
+      {"enclosures_per_leaf", {"spine_leaf", "rail_optimized"}},
+      {"spines", {"spine_leaf", "rail_optimized"}},
+      {"oversubscription", {"spine_leaf", "rail_optimized"}},
+      {"k", {"fat_tree"}},
+      {"link_speed", {"fat_tree"}}};
+  for (const auto& [key, topologies] : owners) {
+    if (std::find(topologies.begin(), topologies.end(), topo) != topologies.end() || !net.has(key))
+      continue;
+    net.accept(key);
+    diag.error(net.child_pointer(key),
+               "applies only to topology " + quoted_list(topologies) + " (got topology \"" + topo + "\")");
+    ok = false;
+  }
+  if (topo == "spine_leaf" || topo == "rail_optimized") {
+    auto npl = net.integer("nodes_per_leaf", topo == "rail_optimized" ? 32 : 16, 1, 100000);
+    auto epl = net.integer("enclosures_per_leaf", 8, 1, 100000);
+    auto spines = net.integer("spines", 8, 1, 100000);
+    auto over = net.number("oversubscription", 1.0, 1.0, 100.0);
+    ok = ok && npl && epl && spines && over;
+    if (ok) {
+      spec.nodes_per_leaf = static_cast<int>(*npl);
+      spec.enclosures_per_leaf = static_cast<int>(*epl);
+      spec.spines = static_cast<int>(*spines);
+      spec.oversubscription = *over;
+    }
+  } else if (topo == "fat_tree") {
+    auto k = net.integer("k", std::nullopt, 2, 256);
+    auto speed = net.quantity("link_speed", Dimension::bytes_per_second, "400Gbps");
+    if (k && *k % 2 != 0) {
+      diag.error(net.child_pointer("k"),
+                 "a fat tree needs an even radix (expected an even integer, got " + std::to_string(*k) + ")");
+      k.reset();
+    }
+    ok = ok && k && speed;
+    if (ok) {
+      spec.k = static_cast<int>(*k);
+      spec.link_speed = BytesPerSecond(*speed);
+    }
+  }
+  return ok;
+}
+
 // The `network` section; nullopt where it has errors, each reported.
 std::optional<NetworkSpec> parse_network(ObjectReader& net, Diagnostics& diag) {
   auto topo = net.choice("topology", "single_switch", {"single_switch", "spine_leaf", "fat_tree", "rail_optimized"});
@@ -406,51 +476,8 @@ std::optional<NetworkSpec> parse_network(ObjectReader& net, Diagnostics& diag) {
   auto switch_power = net.quantity("switch_power", Dimension::watts, "800W", Bound::non_negative);
   NetworkSpec spec;
   bool ok = topo && lat && switch_price && port_price && switch_power && fabric && mtu;
-  if (topo) {
-    spec.topology = *topo;
-    // Keys of other topologies are rejected by name rather than silently ignored.
-    const std::vector<std::pair<std::string, std::vector<std::string>>> owners{
-        {"nodes_per_leaf", {"spine_leaf", "rail_optimized"}},
-        {"enclosures_per_leaf", {"spine_leaf", "rail_optimized"}},
-        {"spines", {"spine_leaf", "rail_optimized"}},
-        {"oversubscription", {"spine_leaf", "rail_optimized"}},
-        {"k", {"fat_tree"}},
-        {"link_speed", {"fat_tree"}}};
-    for (const auto& [key, topologies] : owners) {
-      if (std::find(topologies.begin(), topologies.end(), *topo) != topologies.end() || !net.has(key))
-        continue;
-      net.accept(key);
-      diag.error(net.child_pointer(key),
-                 "applies only to topology " + quoted_list(topologies) + " (got topology \"" + *topo + "\")");
-      ok = false;
-    }
-    if (*topo == "spine_leaf" || *topo == "rail_optimized") {
-      auto npl = net.integer("nodes_per_leaf", *topo == "rail_optimized" ? 32 : 16, 1, 100000);
-      auto epl = net.integer("enclosures_per_leaf", 8, 1, 100000);
-      auto spines = net.integer("spines", 8, 1, 100000);
-      auto over = net.number("oversubscription", 1.0, 1.0, 100.0);
-      ok = ok && npl && epl && spines && over;
-      if (ok) {
-        spec.nodes_per_leaf = static_cast<int>(*npl);
-        spec.enclosures_per_leaf = static_cast<int>(*epl);
-        spec.spines = static_cast<int>(*spines);
-        spec.oversubscription = *over;
-      }
-    } else if (*topo == "fat_tree") {
-      auto k = net.integer("k", std::nullopt, 2, 256);
-      auto speed = net.quantity("link_speed", Dimension::bytes_per_second, "400Gbps");
-      if (k && *k % 2 != 0) {
-        diag.error(net.child_pointer("k"),
-                   "a fat tree needs an even radix (expected an even integer, got " + std::to_string(*k) + ")");
-        k.reset();
-      }
-      ok = ok && k && speed;
-      if (ok) {
-        spec.k = static_cast<int>(*k);
-        spec.link_speed = BytesPerSecond(*speed);
-      }
-    }
-  }
+  if (topo)
+    ok = read_topology(net, *topo, spec, diag) && ok;
   net.finish();
   if (ok && storage_net) {
     spec.link_latency = Seconds(*lat);
