@@ -69,73 +69,132 @@ std::optional<SizeTarget> parse_target(const std::string& text, std::string* err
   return t;
 }
 
-SizeAnswer size_search(size_t values, const SizeTarget& target, SizeGoal goal, size_t batch, const SizeBatch& run_batch,
-                       bool search_if_not_monotone) {
-  SizeAnswer a;
-  std::map<size_t, SizeRun> done;
-  const auto run = [&](std::vector<size_t> idx) {
-    idx.erase(std::remove_if(idx.begin(), idx.end(), [&](size_t i) { return done.contains(i); }), idx.end());
+namespace {
+
+// The runs a search has made, by value index; run() makes only those not made yet.
+class RunsMade {
+public:
+  RunsMade(const SizeTarget& target, const SizeBatch& run_batch) : target_(target), run_batch_(run_batch) {}
+
+  void run(std::vector<size_t> idx) {
+    idx.erase(std::remove_if(idx.begin(), idx.end(), [&](size_t i) { return done_.contains(i); }), idx.end());
     std::sort(idx.begin(), idx.end());
     idx.erase(std::unique(idx.begin(), idx.end()), idx.end());
     if (idx.empty())
       return;
-    for (auto& r : run_batch(idx))
-      done[r.index] = std::move(r);
-  };
-  const auto meets = [&](size_t i) {
-    const auto m = value_of(done, i, target.metric);
-    return m && target.met_by(*m);
-  };
-  const auto failed = [&] {
-    return std::any_of(done.begin(), done.end(), [](const auto& d) { return d.second.metrics.empty(); });
-  };
-  a.method = "bisection";
-  run({0, values - 1});
-  if (values > 2 && !failed() && meets(0) != meets(values - 1)) {
-    size_t lo = 0, hi = values - 1; // meets(lo) != meets(hi)
-    while (hi - lo > 1) {
-      const size_t k = std::min(std::max<size_t>(batch, 1), hi - lo - 1);
-      std::vector<size_t> picks;
-      for (size_t j = 1; j <= k; ++j)
-        picks.push_back(lo + (hi - lo) * j / (k + 1));
-      run(picks);
-      if (failed())
-        break;
-      std::vector<size_t> pts{lo};
-      pts.insert(pts.end(), picks.begin(), picks.end());
-      pts.push_back(hi);
-      pts.erase(std::unique(pts.begin(), pts.end()), pts.end());
-      int flips = 0;
-      size_t nlo = lo, nhi = hi;
-      for (size_t q = 1; q < pts.size(); ++q)
-        if (meets(pts[q - 1]) != meets(pts[q])) {
-          if (flips++ == 0) {
-            nlo = pts[q - 1];
-            nhi = pts[q];
-          }
-        }
-      if (flips != 1) {
-        a.why_search = "the target is met, missed and met again along the values run";
-        break;
-      }
-      lo = nlo;
-      hi = nhi;
-    }
-  } else if (values > 2 && !failed()) {
-    // Both ends agree: monotone, every value between does too. One value between them tests that.
-    run({(values - 1) / 2});
+    for (auto& r : run_batch_(idx))
+      done_[r.index] = std::move(r);
   }
-  const auto give_up = [&] {
-    for (const auto& [i, r] : done)
-      if (r.metrics.empty()) {
-        a.message = "the run of value " + std::to_string(i + 1) + " failed; no answer can be given";
-        a.runs.push_back(r);
+  bool meets(size_t i) const {
+    const auto m = value_of(done_, i, target_.metric);
+    return m && target_.met_by(*m);
+  }
+  bool failed() const {
+    return std::any_of(done_.begin(), done_.end(), [](const auto& d) { return d.second.metrics.empty(); });
+  }
+  const std::map<size_t, SizeRun>& done() const { return done_; }
+
+private:
+  const SizeTarget& target_;
+  const SizeBatch& run_batch_;
+  std::map<size_t, SizeRun> done_;
+};
+
+// Bisects between the ends, which disagree on the target, `batch` values a round; returns why every value must
+// be run instead ("" when the target flipped once in every round), or stops at a failed run.
+std::string bisect(RunsMade& runs, size_t values, size_t batch) {
+  size_t lo = 0, hi = values - 1; // meets(lo) != meets(hi)
+  while (hi - lo > 1) {
+    const size_t k = std::min(std::max<size_t>(batch, 1), hi - lo - 1);
+    std::vector<size_t> picks;
+    for (size_t j = 1; j <= k; ++j)
+      picks.push_back(lo + (hi - lo) * j / (k + 1));
+    runs.run(picks);
+    if (runs.failed())
+      break;
+    std::vector<size_t> pts{lo};
+    pts.insert(pts.end(), picks.begin(), picks.end());
+    pts.push_back(hi);
+    pts.erase(std::unique(pts.begin(), pts.end()), pts.end());
+    int flips = 0;
+    size_t nlo = lo, nhi = hi;
+    for (size_t q = 1; q < pts.size(); ++q)
+      if (runs.meets(pts[q - 1]) != runs.meets(pts[q])) {
+        if (flips++ == 0) {
+          nlo = pts[q - 1];
+          nhi = pts[q];
+        }
       }
-  };
-  if (failed()) {
-    give_up();
+    if (flips != 1)
+      return "the target is met, missed and met again along the values run";
+    lo = nlo;
+    hi = nhi;
+  }
+  return "";
+}
+
+// A failed run ends the search without an answer: it may have been the answer.
+void give_up(SizeAnswer& a, const RunsMade& runs) {
+  for (const auto& [i, r] : runs.done())
+    if (r.metrics.empty()) {
+      a.message = "the run of value " + std::to_string(i + 1) + " failed; no answer can be given";
+      a.runs.push_back(r);
+    }
+}
+
+// The answer among the runs made: the largest, or the cheapest, value meeting the target; else the closest miss.
+void choose(SizeAnswer& a, const RunsMade& runs, const SizeTarget& target, SizeGoal goal) {
+  const auto& done = runs.done();
+  for (const auto& [i, r] : done)
+    a.runs.push_back(r);
+  std::optional<size_t> best;
+  for (const auto& [i, r] : done) {
+    if (!runs.meets(i))
+      continue;
+    if (!best)
+      best = i;
+    else if (goal == SizeGoal::largest)
+      best = std::max(*best, i);
+    else if (value_of(done, i, "total_with_lost_gpu_usd").value_or(0) <
+             value_of(done, *best, "total_with_lost_gpu_usd").value_or(0))
+      best = i;
+  }
+  if (best) {
+    a.found = true;
+    a.index = *best;
+    return;
+  }
+  // None meets: say how close the best run came.
+  std::optional<size_t> closest;
+  for (const auto& [i, r] : done) {
+    const auto m = value_of(done, i, target.metric);
+    if (m && (!closest || (target.at_least ? *m > *value_of(done, *closest, target.metric)
+                                           : *m < *value_of(done, *closest, target.metric))))
+      closest = i;
+  }
+  a.index = closest.value_or(0);
+  a.message = "no value meets the target";
+}
+
+} // namespace
+
+SizeAnswer size_search(size_t values, const SizeTarget& target, SizeGoal goal, size_t batch, const SizeBatch& run_batch,
+                       bool search_if_not_monotone) {
+  SizeAnswer a;
+  RunsMade runs(target, run_batch);
+  a.method = "bisection";
+  runs.run({0, values - 1});
+  if (values > 2 && !runs.failed() && runs.meets(0) != runs.meets(values - 1)) {
+    a.why_search = bisect(runs, values, batch);
+  } else if (values > 2 && !runs.failed()) {
+    // Both ends agree: monotone, every value between does too. One value between them tests that.
+    runs.run({(values - 1) / 2});
+  }
+  if (runs.failed()) {
+    give_up(a, runs);
     return a;
   }
+  const auto& done = runs.done();
   if (a.why_search.empty() && !monotone(done, target.metric))
     a.why_search = target.metric + " rises and falls along the values run";
   if (a.why_search.empty() && goal == SizeGoal::cheapest && !monotone(done, "total_with_lost_gpu_usd"))
@@ -151,42 +210,13 @@ SizeAnswer size_search(size_t values, const SizeTarget& target, SizeGoal goal, s
     std::vector<size_t> rest;
     for (size_t i = 0; i < values; ++i)
       rest.push_back(i);
-    run(rest);
-    // The value that failed may have been the answer.
-    if (failed()) {
-      give_up();
+    runs.run(rest);
+    if (runs.failed()) { // the value that failed may have been the answer
+      give_up(a, runs);
       return a;
     }
   }
-  for (const auto& [i, r] : done)
-    a.runs.push_back(r);
-  std::optional<size_t> best;
-  for (const auto& [i, r] : done) {
-    if (!meets(i))
-      continue;
-    if (!best)
-      best = i;
-    else if (goal == SizeGoal::largest)
-      best = std::max(*best, i);
-    else if (value_of(done, i, "total_with_lost_gpu_usd").value_or(0) <
-             value_of(done, *best, "total_with_lost_gpu_usd").value_or(0))
-      best = i;
-  }
-  if (best) {
-    a.found = true;
-    a.index = *best;
-    return a;
-  }
-  // None meets: say how close the best run came.
-  std::optional<size_t> closest;
-  for (const auto& [i, r] : done) {
-    const auto m = value_of(done, i, target.metric);
-    if (m && (!closest || (target.at_least ? *m > *value_of(done, *closest, target.metric)
-                                           : *m < *value_of(done, *closest, target.metric))))
-      closest = i;
-  }
-  a.index = closest.value_or(0);
-  a.message = "no value meets the target";
+  choose(a, runs, target, goal);
   return a;
 }
 
