@@ -217,9 +217,9 @@ std::optional<uint64_t> curve_block_size(const std::vector<const MeasuredPoint*>
 // Fits L1 lines, ceilings and (when `smooth`) each curve's knee to `pts`, which include read points. The QD1 lines
 // come first and do not depend on the knee, since the smooth knee keeps X(1) = 1 / L1. Then per direction the
 // sequential curve, whose ceiling is the bandwidth, and the random curve, whose ceiling (max_iops) stays under it.
-Performance fit_performance(const std::vector<const MeasuredPoint*>& pts, uint64_t capacity_bytes, bool smooth) {
-  Performance out;
-  auto& ceil = out.ceil;
+// What the points say without a model, per direction: the highest throughput and 4 KiB random IOPS measured.
+std::map<IoOp, Ceiling> measured_ceilings(const std::vector<const MeasuredPoint*>& pts) {
+  std::map<IoOp, Ceiling> ceil;
   for (IoOp op : {IoOp::read, IoOp::write})
     ceil[op] = Ceiling{};
   for (const auto* p : pts) {
@@ -234,9 +234,14 @@ Performance fit_performance(const std::vector<const MeasuredPoint*>& pts, uint64
       c.iops_point = p;
     }
   }
+  return ceil;
+}
 
+// Each profile's L1 line (service time against block size) from its QD1 points.
+void fit_lines(const std::vector<const MeasuredPoint*>& pts, Performance& out) {
+  const auto& ceil = out.ceil;
   for (IoOp op : {IoOp::read, IoOp::write}) {
-    if (!ceil[op].measured)
+    if (!ceil.at(op).measured)
       continue;
     for (IoPattern pattern : {IoPattern::random, IoPattern::sequential}) {
       ProfileFit f{op, pattern, {}, {}};
@@ -252,50 +257,49 @@ Performance fit_performance(const std::vector<const MeasuredPoint*>& pts, uint64
                                " points: that profile keeps the drive model's defaults");
         continue;
       }
-      f.line = fit_latency_line(line_pts, ceil[op].bw_Bps);
+      f.line = fit_latency_line(line_pts, ceil.at(op).bw_Bps);
       for (const auto& w : f.line.warnings)
         out.warnings.push_back(std::string(to_string(op)) + " " + to_string(pattern) + ": " + w);
       out.lines.push_back(std::move(f));
     }
   }
+}
 
-  // The model as the drive file will describe it: where nothing was fitted, the parser's defaults (the file leaves
-  // those keys out), derived from the bandwidths as the parser derives them; so they are set again whenever a
-  // bandwidth changes.
+// Every profile's latency, transfer rate and max_iops for these bandwidths: fitted where a line was, the parser's
+// defaults (derived from the bandwidths as the parser derives them) elsewhere; so set again whenever a bandwidth
+// changes. `random_iops`: a measured or fitted random max_iops per direction.
+void set_bandwidths(Performance& out, std::map<IoOp, std::optional<double>>& random_iops, double read_Bps,
+                    double write_Bps) {
   DriveModel& m = out.model;
-  m.capacity = Bytes(static_cast<double>(capacity_bytes));
-  std::map<IoOp, std::optional<double>> random_iops; // a measured or fitted random max_iops
-  for (IoOp op : {IoOp::read, IoOp::write})
-    if (ceil[op].iops_point)
-      random_iops[op] = ceil[op].iops;
-  auto set_bandwidths = [&](double read_Bps, double write_Bps) {
-    m.read_bandwidth = BytesPerSecond(read_Bps);
-    m.write_bandwidth = BytesPerSecond(write_Bps);
-    for (IoOp op : {IoOp::read, IoOp::write}) {
-      for (IoPattern pattern : {IoPattern::random, IoPattern::sequential}) {
-        IoProfile& prof = profile_of(m, op, pattern);
-        const double default_latency_s = op == IoOp::write ? 15e-6 : pattern == IoPattern::random ? 80e-6 : 20e-6;
-        prof.latency = Seconds(default_latency_s);
-        prof.transfer_rate = m.bandwidth(op);
-        for (const auto& f : out.lines) {
-          if (f.op == op && f.pattern == pattern) {
-            prof.latency = Seconds(f.line.latency_s);
-            prof.transfer_rate = BytesPerSecond(f.line.transfer_rate_Bps);
-          }
-        }
-        prof.max_iops = OpsPerSecond(pattern == IoPattern::random && random_iops[op]
-                                         ? *random_iops[op]
-                                         : m.bandwidth(op).value / static_cast<double>(kSmallBlock));
-      }
-    }
-  };
-  const double read_Bps = ceil[IoOp::read].bw_Bps;
-  set_bandwidths(read_Bps, ceil[IoOp::write].measured ? ceil[IoOp::write].bw_Bps : read_Bps);
-  if (!smooth)
-    return out;
-
+  m.read_bandwidth = BytesPerSecond(read_Bps);
+  m.write_bandwidth = BytesPerSecond(write_Bps);
   for (IoOp op : {IoOp::read, IoOp::write}) {
-    if (!ceil[op].measured)
+    for (IoPattern pattern : {IoPattern::random, IoPattern::sequential}) {
+      IoProfile& prof = profile_of(m, op, pattern);
+      const double default_latency_s = op == IoOp::write ? 15e-6 : pattern == IoPattern::random ? 80e-6 : 20e-6;
+      prof.latency = Seconds(default_latency_s);
+      prof.transfer_rate = m.bandwidth(op);
+      for (const auto& f : out.lines) {
+        if (f.op == op && f.pattern == pattern) {
+          prof.latency = Seconds(f.line.latency_s);
+          prof.transfer_rate = BytesPerSecond(f.line.transfer_rate_Bps);
+        }
+      }
+      prof.max_iops = OpsPerSecond(pattern == IoPattern::random && random_iops[op]
+                                       ? *random_iops[op]
+                                       : m.bandwidth(op).value / static_cast<double>(kSmallBlock));
+    }
+  }
+}
+
+// Each curve's knee (and ceiling) by least squares on its queue-depth sweep, the model's profiles and bandwidths
+// updated from them.
+void fit_knees(const std::vector<const MeasuredPoint*>& pts, Performance& out,
+               std::map<IoOp, std::optional<double>>& random_iops) {
+  DriveModel& m = out.model;
+  const auto& ceil = out.ceil;
+  for (IoOp op : {IoOp::read, IoOp::write}) {
+    if (!ceil.at(op).measured)
       continue;
     for (IoPattern pattern : {IoPattern::sequential, IoPattern::random}) {
       const auto bs = curve_block_size(pts, op, pattern);
@@ -320,9 +324,9 @@ Performance fit_performance(const std::vector<const MeasuredPoint*>& pts, uint64
         if (pattern == IoPattern::sequential) {
           const double bw_Bps = c.knee.ceiling_iops * b.value;
           if (op == IoOp::read)
-            set_bandwidths(bw_Bps, ceil[IoOp::write].measured ? m.write_bandwidth.value : bw_Bps);
+            set_bandwidths(out, random_iops, bw_Bps, ceil.at(IoOp::write).measured ? m.write_bandwidth.value : bw_Bps);
           else
-            set_bandwidths(m.read_bandwidth.value, bw_Bps);
+            set_bandwidths(out, random_iops, m.read_bandwidth.value, bw_Bps);
         } else {
           random_iops[op] = c.knee.ceiling_iops;
           profile_of(m, op, pattern).max_iops = OpsPerSecond(c.knee.ceiling_iops);
@@ -336,6 +340,24 @@ Performance fit_performance(const std::vector<const MeasuredPoint*>& pts, uint64
       out.curves.push_back(std::move(c));
     }
   }
+}
+
+Performance fit_performance(const std::vector<const MeasuredPoint*>& pts, uint64_t capacity_bytes, bool smooth) {
+  Performance out;
+  out.ceil = measured_ceilings(pts);
+  const auto& ceil = out.ceil;
+  fit_lines(pts, out);
+  // The model as the drive file will describe it: where nothing was fitted, the parser's defaults (the file leaves
+  // those keys out).
+  out.model.capacity = Bytes(static_cast<double>(capacity_bytes));
+  std::map<IoOp, std::optional<double>> random_iops; // a measured or fitted random max_iops
+  for (IoOp op : {IoOp::read, IoOp::write})
+    if (ceil.at(op).iops_point)
+      random_iops[op] = ceil.at(op).iops;
+  const double read_Bps = ceil.at(IoOp::read).bw_Bps;
+  set_bandwidths(out, random_iops, read_Bps, ceil.at(IoOp::write).measured ? ceil.at(IoOp::write).bw_Bps : read_Bps);
+  if (smooth)
+    fit_knees(pts, out, random_iops);
   return out;
 }
 
