@@ -23,6 +23,7 @@
 #include <iostream>
 #include <sstream>
 #include <unistd.h>
+#include <variant>
 
 namespace aisim::app {
 namespace {
@@ -114,6 +115,79 @@ void ensure_parent(const std::string& path) {
     fs::create_directories(parent);
 }
 
+// The fitted model as the terminal shows it: capacity and bandwidths, each profile, the write cache, QD1 latency.
+void print_drive(const Json& d, const Json& report, bool wrote) {
+  std::printf("\ndrive model: %s\n", d["name"].get<std::string>().c_str());
+  std::printf("  capacity %s, read %s", d["capacity"].get<std::string>().c_str(),
+              d["read_bandwidth"].get<std::string>().c_str());
+  if (wrote)
+    std::printf(", write %s", d["write_bandwidth"].get<std::string>().c_str());
+  std::printf("\n");
+  for (const char* op : {"read", "write"}) {
+    if (!d.contains(op))
+      continue;
+    for (const auto& [pattern, prof] : d[op].items()) {
+      std::string extra;
+      if (prof.contains("max_iops"))
+        extra = "max_iops " + prof["max_iops"].get<std::string>();
+      if (prof.contains("knee_sharpness")) {
+        char k[32];
+        std::snprintf(k, sizeof k, "%g", prof["knee_sharpness"].get<double>());
+        extra += std::string(extra.empty() ? "" : "  ") + "knee_sharpness " + k;
+      }
+      std::printf("  %-5s %-10s latency %-12s transfer_rate %-14s %s\n", op, pattern.c_str(),
+                  prof["latency"].get<std::string>().c_str(), prof["transfer_rate"].get<std::string>().c_str(),
+                  extra.c_str());
+    }
+  }
+  if (const Json& wc = report["write_cache"]; wc.is_object()) {
+    if (wc["cliff_found"].get<bool>())
+      std::printf("  write cache: %s at %s, then %s\n",
+                  models::format_bytes(models::Bytes(wc["cache_bytes"].get<double>())).c_str(),
+                  models::format_rate(models::BytesPerSecond(wc["burst_Bps"].get<double>())).c_str(),
+                  models::format_rate(models::BytesPerSecond(wc["post_cache_Bps"].get<double>())).c_str());
+    else
+      std::printf("  write cache: no cliff within %s written sequentially at %s\n",
+                  models::format_bytes(models::Bytes(wc["written_bytes"].get<double>())).c_str(),
+                  models::format_rate(models::BytesPerSecond(wc["burst_Bps"].get<double>())).c_str());
+  }
+  if (d.contains("latency_percentiles"))
+    std::printf("  4KiB random read QD1: p50 %s, p99 %s, p99.9 %s\n",
+                d["latency_percentiles"]["p50"].get<std::string>().c_str(),
+                d["latency_percentiles"]["p99"].get<std::string>().c_str(),
+                d["latency_percentiles"]["p99.9"].get<std::string>().c_str());
+}
+
+// How well the fit predicts: the L1 lines' R^2, the held-out errors, the repeats, the accuracy check and verdict.
+void print_fit_quality(const models::DriveFitResult& fit) {
+  const Json& q = fit.report["fit_quality"];
+  if (q["l1_r2_min"].is_number())
+    std::printf("  fit: L1 R^2 >= %.4f;", q["l1_r2_min"].get<double>());
+  std::printf(" held-out points (each left out of the fit in turn): %s", q["held_out_points"].dump().c_str());
+  if (!q["held_out_max_abs_error"].is_null())
+    std::printf(", worst error %.1f%%, mean %.1f%% (sharp knee: %.1f%%, %.1f%%)",
+                q["held_out_max_abs_error"].get<double>() * 100.0, q["held_out_mean_abs_error"].get<double>() * 100.0,
+                q["sharp_knee_held_out_max_abs_error"].get<double>() * 100.0,
+                q["sharp_knee_held_out_mean_abs_error"].get<double>() * 100.0);
+  if (q["repeatability"].is_number())
+    std::printf("; repeats differ by a median %.1f%%, up to %.1f%%\n", q["repeatability"].get<double>() * 100.0,
+                q["repeat_spread_max"].get<double>() * 100.0);
+  else
+    std::printf("; each point measured once\n");
+  const Json& acc = fit.report["accuracy_check"];
+  std::printf("  accuracy check (10%%, or a point's own repeat band): %s; held-out points within 10%%: %s, within "
+              "their repeat band only: %s, outside both: %s\n",
+              acc["held_out_points"].get<size_t>() == 0 ? "not run"
+              : acc["passed"].get<bool>()               ? "passed"
+                                                        : "FAILED",
+              acc["within_target"].dump().c_str(), acc["within_repeat_band"].dump().c_str(),
+              acc["outside"].dump().c_str());
+  std::printf("  verdict: %s\n", fit.verdict.c_str());
+  for (const auto& w : fit.warnings)
+    if (w != fit.verdict)
+      std::printf("  warning: %s\n", w.c_str());
+}
+
 // Fits and writes drive.json and drive.fit.json (and the raw measurements, unless they came from a file).
 int fit_and_write(const models::CalibrationData& data, const std::string& out, const std::string& raw_path,
                   bool write_raw) {
@@ -137,72 +211,8 @@ int fit_and_write(const models::CalibrationData& data, const std::string& out, c
   sim::write_file_atomically(fit_path_for(out), fit->report.dump(2) + "\n");
   sim::write_file_atomically(out, fit->drive.dump(2) + "\n");
 
-  const Json& d = fit->drive;
-  std::printf("\ndrive model: %s\n", d["name"].get<std::string>().c_str());
-  std::printf("  capacity %s, read %s", d["capacity"].get<std::string>().c_str(),
-              d["read_bandwidth"].get<std::string>().c_str());
-  if (data.wrote)
-    std::printf(", write %s", d["write_bandwidth"].get<std::string>().c_str());
-  std::printf("\n");
-  for (const char* op : {"read", "write"}) {
-    if (!d.contains(op))
-      continue;
-    for (const auto& [pattern, prof] : d[op].items()) {
-      std::string extra;
-      if (prof.contains("max_iops"))
-        extra = "max_iops " + prof["max_iops"].get<std::string>();
-      if (prof.contains("knee_sharpness")) {
-        char k[32];
-        std::snprintf(k, sizeof k, "%g", prof["knee_sharpness"].get<double>());
-        extra += std::string(extra.empty() ? "" : "  ") + "knee_sharpness " + k;
-      }
-      std::printf("  %-5s %-10s latency %-12s transfer_rate %-14s %s\n", op, pattern.c_str(),
-                  prof["latency"].get<std::string>().c_str(), prof["transfer_rate"].get<std::string>().c_str(),
-                  extra.c_str());
-    }
-  }
-  if (const Json& wc = fit->report["write_cache"]; wc.is_object()) {
-    if (wc["cliff_found"].get<bool>())
-      std::printf("  write cache: %s at %s, then %s\n",
-                  models::format_bytes(models::Bytes(wc["cache_bytes"].get<double>())).c_str(),
-                  models::format_rate(models::BytesPerSecond(wc["burst_Bps"].get<double>())).c_str(),
-                  models::format_rate(models::BytesPerSecond(wc["post_cache_Bps"].get<double>())).c_str());
-    else
-      std::printf("  write cache: no cliff within %s written sequentially at %s\n",
-                  models::format_bytes(models::Bytes(wc["written_bytes"].get<double>())).c_str(),
-                  models::format_rate(models::BytesPerSecond(wc["burst_Bps"].get<double>())).c_str());
-  }
-  if (d.contains("latency_percentiles"))
-    std::printf("  4KiB random read QD1: p50 %s, p99 %s, p99.9 %s\n",
-                d["latency_percentiles"]["p50"].get<std::string>().c_str(),
-                d["latency_percentiles"]["p99"].get<std::string>().c_str(),
-                d["latency_percentiles"]["p99.9"].get<std::string>().c_str());
-  const Json& q = fit->report["fit_quality"];
-  if (q["l1_r2_min"].is_number())
-    std::printf("  fit: L1 R^2 >= %.4f;", q["l1_r2_min"].get<double>());
-  std::printf(" held-out points (each left out of the fit in turn): %s", q["held_out_points"].dump().c_str());
-  if (!q["held_out_max_abs_error"].is_null())
-    std::printf(", worst error %.1f%%, mean %.1f%% (sharp knee: %.1f%%, %.1f%%)",
-                q["held_out_max_abs_error"].get<double>() * 100.0, q["held_out_mean_abs_error"].get<double>() * 100.0,
-                q["sharp_knee_held_out_max_abs_error"].get<double>() * 100.0,
-                q["sharp_knee_held_out_mean_abs_error"].get<double>() * 100.0);
-  if (q["repeatability"].is_number())
-    std::printf("; repeats differ by a median %.1f%%, up to %.1f%%\n", q["repeatability"].get<double>() * 100.0,
-                q["repeat_spread_max"].get<double>() * 100.0);
-  else
-    std::printf("; each point measured once\n");
-  const Json& acc = fit->report["accuracy_check"];
-  std::printf("  accuracy check (10%%, or a point's own repeat band): %s; held-out points within 10%%: %s, within "
-              "their repeat band only: %s, outside both: %s\n",
-              acc["held_out_points"].get<size_t>() == 0 ? "not run"
-              : acc["passed"].get<bool>()               ? "passed"
-                                                        : "FAILED",
-              acc["within_target"].dump().c_str(), acc["within_repeat_band"].dump().c_str(),
-              acc["outside"].dump().c_str());
-  std::printf("  verdict: %s\n", fit->verdict.c_str());
-  for (const auto& w : fit->warnings)
-    if (w != fit->verdict)
-      std::printf("  warning: %s\n", w.c_str());
+  print_drive(fit->drive, fit->report, data.wrote);
+  print_fit_quality(*fit);
   std::printf("\ndrive model: %s\nfit report:  %s\n", out.c_str(), fit_path_for(out).c_str());
   std::printf("raw data:    %s (refit with: aisim calibrate --refit %s --out %s)\n", raw_path.c_str(), raw_path.c_str(),
               out.c_str());
@@ -237,6 +247,53 @@ int refit(const CalibrateCommand& cmd) {
   return fit_and_write(*data, cmd.out, cmd.refit, false);
 }
 
+// What a measuring run asks for: the target and how to open it, the time per point, the points (none: the sweep).
+struct MeasureRequest {
+  probe::TargetOptions target;
+  std::optional<double> runtime_s;
+  std::vector<probe::PointSpec> points;
+};
+
+// The measuring flags checked; the message of the first that is wrong, or the request.
+std::variant<MeasureRequest, std::string> check_measure_flags(const CalibrateCommand& cmd) {
+  MeasureRequest req;
+  probe::TargetOptions& topt = req.target;
+  std::optional<double>& runtime_s = req.runtime_s;
+  std::vector<probe::PointSpec>& points = req.points;
+  topt.path = cmd.target;
+  topt.write = cmd.write;
+  topt.allow_destructive = cmd.allow_destructive;
+  if (!cmd.size.empty()) {
+    std::string err;
+    auto v = models::parse_quantity(cmd.size, models::Dimension::bytes, &err);
+    if (!v || !(*v > 0) || std::floor(*v) != *v)
+      return std::string("--size " + cmd.size + ": " + (err.empty() ? "not a positive whole number of bytes" : err) +
+                         " (expected " + models::describe(models::Dimension::bytes) + ")");
+    topt.size_bytes = static_cast<uint64_t>(*v);
+  }
+  if (!cmd.runtime.empty()) {
+    std::string err;
+    auto v = models::parse_quantity(cmd.runtime, models::Dimension::seconds, &err);
+    if (!v || !(*v > 0) || *v > 3600)
+      return std::string("--runtime " + cmd.runtime + ": " + (err.empty() ? "out of range" : err) +
+                         " (expected a duration from above 0 to 1h, like \"10s\")");
+    runtime_s = *v;
+  }
+  for (const auto& text : cmd.points) {
+    std::string why;
+    auto p = probe::parse_point_spec(text, &why);
+    if (!p)
+      return std::string(why);
+    if (p->op == models::IoOp::write && !cmd.write)
+      return std::string("--point " + text + " writes: add --write");
+    points.push_back(*p);
+  }
+  if (!points.empty() && cmd.quick)
+    return std::string("--quick is for the standard sweep; --point measures only the points given");
+
+  return req;
+}
+
 } // namespace
 
 std::string raw_path_for(const std::string& out) {
@@ -267,40 +324,10 @@ int calibrate_command(const CalibrateCommand& cmd) {
   if (cmd.allow_destructive && !cmd.write)
     return bad_input("--allow-destructive only makes sense with --write");
 
-  probe::TargetOptions topt;
-  topt.path = cmd.target;
-  topt.write = cmd.write;
-  topt.allow_destructive = cmd.allow_destructive;
-  if (!cmd.size.empty()) {
-    std::string err;
-    auto v = models::parse_quantity(cmd.size, models::Dimension::bytes, &err);
-    if (!v || !(*v > 0) || std::floor(*v) != *v)
-      return bad_input("--size " + cmd.size + ": " + (err.empty() ? "not a positive whole number of bytes" : err) +
-                       " (expected " + models::describe(models::Dimension::bytes) + ")");
-    topt.size_bytes = static_cast<uint64_t>(*v);
-  }
-  std::optional<double> runtime_s;
-  if (!cmd.runtime.empty()) {
-    std::string err;
-    auto v = models::parse_quantity(cmd.runtime, models::Dimension::seconds, &err);
-    if (!v || !(*v > 0) || *v > 3600)
-      return bad_input("--runtime " + cmd.runtime + ": " + (err.empty() ? "out of range" : err) +
-                       " (expected a duration from above 0 to 1h, like \"10s\")");
-    runtime_s = *v;
-  }
-  std::vector<probe::PointSpec> points;
-  for (const auto& text : cmd.points) {
-    std::string why;
-    auto p = probe::parse_point_spec(text, &why);
-    if (!p)
-      return bad_input(why);
-    if (p->op == models::IoOp::write && !cmd.write)
-      return bad_input("--point " + text + " writes: add --write");
-    points.push_back(*p);
-  }
-  if (!points.empty() && cmd.quick)
-    return bad_input("--quick is for the standard sweep; --point measures only the points given");
-
+  auto checked = check_measure_flags(cmd);
+  if (const auto* why = std::get_if<std::string>(&checked))
+    return bad_input(*why);
+  const auto& [topt, runtime_s, points] = std::get<MeasureRequest>(checked);
   ProbeProgress bar;
   try {
     probe::ProbeTarget target = probe::ProbeTarget::open(
