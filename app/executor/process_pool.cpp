@@ -372,28 +372,58 @@ bool start_worker(const std::vector<ChildSpec>& specs, std::vector<Worker>& work
   return true;
 }
 
-// Runs of this program: up to `jobs` workers, each running one run after another (worker_main).
-void run_in_workers(const std::vector<ChildSpec>& specs, int jobs, PoolOutcome& out,
-                    const std::function<void(size_t, const ChildResult&)>& on_done, const std::function<void()>& idle,
-                    Feed& feed) {
-  std::vector<Worker> workers;
-  size_t busy = 0;
+// Runs of this program: up to `jobs` workers, each running one run after another (worker_main). One object per
+// call of run_in_workers: the workers, the runs they are on, and the runs ended but not yet reported.
+class WorkerPool {
+public:
+  WorkerPool(const std::vector<ChildSpec>& specs, int jobs, PoolOutcome& out,
+             const std::function<void(size_t, const ChildResult&)>& on_done, const std::function<void()>& idle,
+             Feed& feed)
+      : specs_(specs), jobs_(jobs), out_(out), on_done_(on_done), idle_(idle), feed_(feed) {}
+
+  void run() {
+    while (!feed_.ended() || busy_ > 0) {
+      deal();
+      report_ended();
+      reap_leaving(false);
+      if (g_stop)
+        break;
+      if (busy_ == 0) {
+        if (!feed_.ended())
+          wait_for_deal(idle_);
+        continue;
+      }
+      collect_answers();
+    }
+    if (g_stop) {
+      out_.interrupted = true;
+      for (const auto& w : workers_)
+        kill(w.pid, SIGTERM);
+    }
+    // Idle workers end when their commands close (all let go before any is waited for, so that they exit
+    // together); busy ones only when stopped.
+    while (!workers_.empty())
+      bury(workers_.size() - 1, true);
+    reap_leaving(true);
+    report_ended();
+  }
+
+private:
   // Runs that ended are handed to on_done once the idle workers have their next runs, so that the caller's work on
   // a result (reading it, writing tables) overlaps the workers' instead of keeping them waiting.
-  std::vector<size_t> ended;
-  const auto finish = [&](size_t index) { ended.push_back(index); };
-  const auto report_ended = [&] {
-    for (const size_t index : ended)
-      if (on_done)
-        on_done(index, out.children[index]);
-    ended.clear();
-  };
-  // Workers let go between runs, not waited for yet: a worker's exit takes tens of milliseconds (its heap unmapped,
-  // 36 ms after 64 one-day runs on a paravirtualized machine), which the pool need not spend waiting with a slot
-  // empty (0.5 s of a 4 s sweep on one worker).
-  std::vector<pid_t> leaving;
-  const auto reap_leaving = [&](bool block) {
-    std::erase_if(leaving, [&](pid_t pid) {
+  void finish(size_t index) { ended_.push_back(index); }
+  void report_ended() {
+    for (const size_t index : ended_)
+      if (on_done_)
+        on_done_(index, out_.children[index]);
+    ended_.clear();
+  }
+
+  // Workers let go between runs, not waited for yet: a worker's exit takes tens of milliseconds (its heap
+  // unmapped, 36 ms after 64 one-day runs on a paravirtualized machine), which the pool need not spend waiting with
+  // a slot empty (0.5 s of a 4 s sweep on one worker).
+  void reap_leaving(bool block) {
+    std::erase_if(leaving_, [&](pid_t pid) {
       int status = 0;
       if (!block) {
         const pid_t got = waitpid(pid, &status, WNOHANG);
@@ -402,76 +432,74 @@ void run_in_workers(const std::vector<ChildSpec>& specs, int jobs, PoolOutcome& 
       wait_for(pid, status);
       return true;
     });
-  };
-  // A worker that ended (crashed, killed, or its run called exit): its status is its run's. One between runs is let
-  // go instead.
-  const auto bury = [&](size_t w, bool ours_stopped) {
-    Worker worker = workers[w];
-    workers.erase(workers.begin() + static_cast<long>(w));
+  }
+
+  // A worker that ended (crashed, killed, or its run called exit): its status is its run's. One between runs is
+  // let go instead.
+  void bury(size_t w, bool ours_stopped) {
+    Worker worker = workers_[w];
+    workers_.erase(workers_.begin() + static_cast<long>(w));
     close(worker.commands);
     close(worker.answers);
     if (worker.index < 0) {
-      leaving.push_back(worker.pid);
+      leaving_.push_back(worker.pid);
       return;
     }
     int status = 0;
     const pid_t got = wait_for(worker.pid, status);
-    --busy;
-    auto& r = out.children[static_cast<size_t>(worker.index)];
+    --busy_;
+    auto& r = out_.children[static_cast<size_t>(worker.index)];
     if (got == worker.pid)
       record_status(r, status, worker.started, ours_stopped);
     finish(static_cast<size_t>(worker.index));
-  };
-  while (!feed.ended() || busy > 0) {
-    while (!g_stop && static_cast<int>(busy) < jobs) {
-      const auto taken = feed.take();
+  }
+
+  // Hands the next runs to idle workers (started as needed) up to `jobs` at once.
+  void deal() {
+    while (!g_stop && static_cast<int>(busy_) < jobs_) {
+      const auto taken = feed_.take();
       if (!taken)
         break;
       const uint64_t i = *taken;
-      auto idle_worker = std::find_if(workers.begin(), workers.end(), [](const Worker& w) { return w.index < 0; });
-      if (idle_worker == workers.end()) {
-        if (!start_worker(specs, workers)) {
+      auto idle_worker = std::find_if(workers_.begin(), workers_.end(), [](const Worker& w) { return w.index < 0; });
+      if (idle_worker == workers_.end()) {
+        if (!start_worker(specs_, workers_)) {
           finish(i); // not started
           continue;
         }
-        idle_worker = workers.end() - 1;
+        idle_worker = workers_.end() - 1;
       }
       if (!write_whole(idle_worker->commands, &i, sizeof i)) { // the worker is gone; try another
-        feed.give_back(i);
-        bury(static_cast<size_t>(idle_worker - workers.begin()), false);
+        feed_.give_back(i);
+        bury(static_cast<size_t>(idle_worker - workers_.begin()), false);
         continue;
       }
       idle_worker->index = static_cast<long>(i);
       idle_worker->started = Clock::now();
-      out.children[i].started = true;
-      ++busy;
+      out_.children[i].started = true;
+      ++busy_;
     }
-    report_ended();
-    reap_leaving(false);
-    if (g_stop)
-      break;
-    if (busy == 0) {
-      if (!feed.ended())
-        wait_for_deal(idle);
-      continue;
-    }
+  }
+
+  // Waits for busy workers' answers (exit code and digest of the run they were on) and records them.
+  void collect_answers() {
     std::vector<pollfd> fds;
     std::vector<size_t> of;
-    for (size_t w = 0; w < workers.size(); ++w)
-      if (workers[w].index >= 0) {
-        fds.push_back({workers[w].answers, POLLIN, 0});
+    for (size_t w = 0; w < workers_.size(); ++w)
+      if (workers_[w].index >= 0) {
+        fds.push_back({workers_[w].answers, POLLIN, 0});
         of.push_back(w);
       }
-    const int ready = poll(fds.data(), fds.size(), idle ? 2 : -1);
-    if (idle)
-      idle();
+    const int ready = poll(fds.data(), fds.size(), idle_ ? 2 : -1);
+    if (idle_)
+      idle_();
     if (ready <= 0)
-      continue; // a timeout, or a signal (the stop flag is checked above)
+      return; // a timeout, or a signal (the stop flag is checked by the caller)
     // From the last, so that burying a worker leaves the indices still to visit valid.
     for (size_t k = fds.size(); k-- > 0;) {
       if (fds[k].revents == 0)
         continue;
-      Worker& worker = workers[of[k]];
+      Worker& worker = workers_[of[k]];
       int rc = 0;
       uint32_t size = 0;
       std::string digest;
@@ -481,29 +509,35 @@ void run_in_workers(const std::vector<ChildSpec>& specs, int jobs, PoolOutcome& 
         continue;
       }
       const auto index = static_cast<size_t>(worker.index);
-      auto& r = out.children[index];
+      auto& r = out_.children[index];
       r.digest = std::move(digest);
       r.wall_s = std::chrono::duration<double>(Clock::now() - worker.started).count();
       r.finished = true;
       r.exit_code = rc;
       worker.index = -1;
-      --busy;
+      --busy_;
       if (++worker.runs >= kRunsPerWorker)
         bury(of[k], false);
       finish(index);
     }
   }
-  if (g_stop) {
-    out.interrupted = true;
-    for (const auto& w : workers)
-      kill(w.pid, SIGTERM);
-  }
-  // Idle workers end when their commands close (all let go before any is waited for, so that they exit together);
-  // busy ones only when stopped.
-  while (!workers.empty())
-    bury(workers.size() - 1, true);
-  reap_leaving(true);
-  report_ended();
+
+  const std::vector<ChildSpec>& specs_;
+  const int jobs_;
+  PoolOutcome& out_;
+  const std::function<void(size_t, const ChildResult&)>& on_done_;
+  const std::function<void()>& idle_;
+  Feed& feed_;
+  std::vector<Worker> workers_;
+  size_t busy_ = 0;
+  std::vector<size_t> ended_;
+  std::vector<pid_t> leaving_;
+};
+
+void run_in_workers(const std::vector<ChildSpec>& specs, int jobs, PoolOutcome& out,
+                    const std::function<void(size_t, const ChildResult&)>& on_done, const std::function<void()>& idle,
+                    Feed& feed) {
+  WorkerPool(specs, jobs, out, on_done, idle, feed).run();
 }
 
 } // namespace
