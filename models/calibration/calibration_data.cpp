@@ -147,6 +147,70 @@ Json to_json(const CalibrationData& d) {
   return doc;
 }
 
+namespace {
+
+// One sweep point (/points/i): its operation, pattern, block size, depth, rates, latency histogram and repeats.
+MeasuredPoint read_point(FieldReader& r, const Json& pj, const std::string& ptr, std::vector<std::string>& errors) {
+  MeasuredPoint p;
+  const std::string op = r.text(pj, "op", ptr);
+  const std::string pattern = r.text(pj, "pattern", ptr);
+  if (op != "read" && op != "write" && !op.empty())
+    errors.push_back(ptr + "/op: unknown operation (expected \"read\" or \"write\", got \"" + op + "\")");
+  if (pattern != "random" && pattern != "sequential" && !pattern.empty())
+    errors.push_back(ptr + "/pattern: unknown pattern (expected \"random\" or \"sequential\", got \"" + pattern +
+                     "\")");
+  p.op = op == "write" ? IoOp::write : IoOp::read;
+  p.pattern = pattern == "sequential" ? IoPattern::sequential : IoPattern::random;
+  p.bs_bytes = r.count(pj, "bs_bytes", ptr, true);
+  p.queue_depth = static_cast<unsigned>(r.count(pj, "qd", ptr, true));
+  p.iops = r.number(pj, "iops", ptr);
+  p.bw_Bps = r.number(pj, "bw_bytes", ptr);
+  if (const Json* h = r.field(pj, "clat_histogram", ptr)) {
+    std::string why;
+    auto hist = LatencyHistogram::from_json(*h, &why);
+    if (hist)
+      p.clat = *hist;
+    else
+      errors.push_back(ptr + "/clat_histogram: " + why);
+  }
+  if (const Json* reps = r.field(pj, "repeats", ptr, false); reps && reps->is_array()) {
+    for (size_t k = 0; k < reps->size(); ++k) {
+      const std::string rptr = ptr + "/repeats/" + std::to_string(k);
+      PointRepeat rep;
+      rep.iops = r.number((*reps)[k], "iops", rptr);
+      rep.bw_Bps = r.number((*reps)[k], "bw_bytes", rptr);
+      rep.clat_mean_ns = r.number(r.object((*reps)[k], "clat_ns", rptr), "mean", rptr + "/clat_ns");
+      p.repeats.push_back(rep);
+    }
+  }
+  return p;
+}
+
+// The long write that finds the write cache: its request, its interval and the bytes written in each.
+WriteCacheRun read_write_cache_run(FieldReader& r, const Json& w, std::vector<std::string>& errors) {
+  WriteCacheRun run;
+  run.bs_bytes = r.count(w, "bs_bytes", "/write_cache_run", true);
+  run.queue_depth = static_cast<unsigned>(r.count(w, "qd", "/write_cache_run", true));
+  run.interval_s = r.number(w, "interval_s", "/write_cache_run", true);
+  const Json* samples = r.field(w, "interval_bytes", "/write_cache_run");
+  if (samples && samples->is_array()) {
+    for (size_t i = 0; i < samples->size(); ++i) {
+      if (!(*samples)[i].is_number() || (*samples)[i].get<double>() < 0) {
+        errors.push_back("/write_cache_run/interval_bytes/" + std::to_string(i) +
+                         ": wrong value (expected a non-negative number, got " + json_excerpt((*samples)[i]) + ")");
+        continue;
+      }
+      run.interval_bytes.push_back((*samples)[i].get<double>());
+    }
+  } else if (samples) {
+    errors.push_back("/write_cache_run/interval_bytes: wrong type (expected an array, got " + json_excerpt(*samples) +
+                     ")");
+  }
+  return run;
+}
+
+} // namespace
+
 std::optional<CalibrationData> calibration_data_from_json(const Json& doc, std::vector<std::string>& errors) {
   const size_t errors_before = errors.size();
   if (!doc.is_object()) {
@@ -186,62 +250,12 @@ std::optional<CalibrationData> calibration_data_from_json(const Json& doc, std::
         errors.push_back(ptr + ": wrong type (expected an object, got " + json_excerpt(pj) + ")");
         continue;
       }
-      MeasuredPoint p;
-      const std::string op = r.text(pj, "op", ptr);
-      const std::string pattern = r.text(pj, "pattern", ptr);
-      if (op != "read" && op != "write" && !op.empty())
-        errors.push_back(ptr + "/op: unknown operation (expected \"read\" or \"write\", got \"" + op + "\")");
-      if (pattern != "random" && pattern != "sequential" && !pattern.empty())
-        errors.push_back(ptr + "/pattern: unknown pattern (expected \"random\" or \"sequential\", got \"" + pattern +
-                         "\")");
-      p.op = op == "write" ? IoOp::write : IoOp::read;
-      p.pattern = pattern == "sequential" ? IoPattern::sequential : IoPattern::random;
-      p.bs_bytes = r.count(pj, "bs_bytes", ptr, true);
-      p.queue_depth = static_cast<unsigned>(r.count(pj, "qd", ptr, true));
-      p.iops = r.number(pj, "iops", ptr);
-      p.bw_Bps = r.number(pj, "bw_bytes", ptr);
-      if (const Json* h = r.field(pj, "clat_histogram", ptr)) {
-        std::string why;
-        auto hist = LatencyHistogram::from_json(*h, &why);
-        if (hist)
-          p.clat = *hist;
-        else
-          errors.push_back(ptr + "/clat_histogram: " + why);
-      }
-      if (const Json* reps = r.field(pj, "repeats", ptr, false); reps && reps->is_array()) {
-        for (size_t k = 0; k < reps->size(); ++k) {
-          const std::string rptr = ptr + "/repeats/" + std::to_string(k);
-          PointRepeat rep;
-          rep.iops = r.number((*reps)[k], "iops", rptr);
-          rep.bw_Bps = r.number((*reps)[k], "bw_bytes", rptr);
-          rep.clat_mean_ns = r.number(r.object((*reps)[k], "clat_ns", rptr), "mean", rptr + "/clat_ns");
-          p.repeats.push_back(rep);
-        }
-      }
-      d.points.push_back(std::move(p));
+      d.points.push_back(read_point(r, pj, ptr, errors));
     }
   }
 
   if (const Json* w = r.field(doc, "write_cache_run", "", false); w && !w->is_null()) {
-    WriteCacheRun run;
-    run.bs_bytes = r.count(*w, "bs_bytes", "/write_cache_run", true);
-    run.queue_depth = static_cast<unsigned>(r.count(*w, "qd", "/write_cache_run", true));
-    run.interval_s = r.number(*w, "interval_s", "/write_cache_run", true);
-    const Json* samples = r.field(*w, "interval_bytes", "/write_cache_run");
-    if (samples && samples->is_array()) {
-      for (size_t i = 0; i < samples->size(); ++i) {
-        if (!(*samples)[i].is_number() || (*samples)[i].get<double>() < 0) {
-          errors.push_back("/write_cache_run/interval_bytes/" + std::to_string(i) +
-                           ": wrong value (expected a non-negative number, got " + json_excerpt((*samples)[i]) + ")");
-          continue;
-        }
-        run.interval_bytes.push_back((*samples)[i].get<double>());
-      }
-    } else if (samples) {
-      errors.push_back("/write_cache_run/interval_bytes: wrong type (expected an array, got " + json_excerpt(*samples) +
-                       ")");
-    }
-    d.write_cache_run = run;
+    d.write_cache_run = read_write_cache_run(r, *w, errors);
   }
   if (errors.size() != errors_before)
     return std::nullopt;
