@@ -102,6 +102,28 @@ private:
   void drives_back(System& sys, const std::vector<int>& drives, const std::string& component, int index);
   // storage_rebuild.cpp: the rebuild's traffic as an actor, and the disk holding a drive.
   void start_rebuild(int system, std::vector<int> drives, const std::string& component, int index);
+  // What one chunk of a rebuild moves: each disk's share (written for the drives rebuilt, read from the drives
+  // still whole) at its priority, and the pieces that cross the network between servers.
+  struct RebuildChunk {
+    struct DiskShare {
+      simgrid::s4u::Disk* disk;
+      bool write;
+      double bytes;
+      double priority;
+    };
+    struct Copy {
+      simgrid::s4u::Host* from;
+      simgrid::s4u::Host* to;
+      double bytes;
+      double rate = -1; // a cap: a copy between servers merged into one host moves through one server's ports
+    };
+    std::vector<DiskShare> shares;
+    std::vector<Copy> copies;
+  };
+  RebuildChunk rebuild_chunk(const System& sys, const std::vector<int>& drives) const;
+  // The rebuild itself, chunk by chunk, in its own actor; it stops when a drive it rebuilds is lost again.
+  void run_rebuild(int system, const std::vector<int>& drives, const std::vector<int>& generations,
+                   const RebuildChunk& chunk, size_t record, double chunk_s);
   simgrid::s4u::Disk* disk_of(const System& sys, int drive) const;
 
   const models::Scenario* sc_;

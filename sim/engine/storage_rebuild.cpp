@@ -29,30 +29,17 @@ sg4::Disk* StorageFailures::disk_of(const System& sys, int drive) const {
   return disks.size() > 1 ? disks[local] : disks.front();
 }
 
-void StorageFailures::start_rebuild(int system, std::vector<int> drives, const std::string& component, int index) {
-  auto& sys = systems_[system];
+StorageFailures::RebuildChunk StorageFailures::rebuild_chunk(const System& sys, const std::vector<int>& drives) const {
   const auto& spec = sc_->storage[sys.storage];
   const auto& p = spec.protection;
   const double capacity = spec.drive->capacity.value;
-  const double cap = spec.rebuild_bandwidth().value;
-
   // What one chunk does: write each drive's share, read D shares from its group's drives still whole, summed per
   // disk: a disk standing for n drives (fidelity "aggregate") takes the rebuild at priority x drives involved / n,
   // the share its drives' own I/Os would take against the jobs' at fidelity "full".
-  struct DiskShare {
-    sg4::Disk* disk;
-    bool write;
-    double bytes;
-    double priority;
-  };
-  struct Copy {
-    sg4::Host* from;
-    sg4::Host* to;
-    double bytes;
-    double rate = -1; // a cap: a copy between servers merged into one host moves through one server's ports
-  };
-  std::vector<DiskShare> shares;
-  std::vector<Copy> copies;
+  RebuildChunk chunk;
+  auto& [shares, copies] = chunk;
+  using DiskShare = RebuildChunk::DiskShare;
+  using Copy = RebuildChunk::Copy;
   auto host_of = [&](int drive) { return sys.slots[drive / sys.drives_per_slot].host; };
   auto add_share = [&](int drive, bool write, double bytes) {
     auto* disk = disk_of(sys, drive);
@@ -79,9 +66,7 @@ void StorageFailures::start_rebuild(int system, std::vector<int> drives, const s
       it = copies.insert(copies.end(), Copy{a, b, 0.0, a == b ? src.front_end_Bps / src.weight : -1.0});
     it->bytes += bytes;
   };
-  std::vector<int> generations;
   for (int d : drives) {
-    generations.push_back(sys.generation[d]);
     add_share(d, true, capacity / kChunks);
     const std::vector<int> whole = whole_in_group(sys, d);
     for (int m : whole) { // at least D (StorageFailures::drives_back)
@@ -90,49 +75,66 @@ void StorageFailures::start_rebuild(int system, std::vector<int> drives, const s
       add_copy(m, d, bytes);
     }
   }
+  return chunk;
+}
+
+void StorageFailures::run_rebuild(int system, const std::vector<int>& drives, const std::vector<int>& generations,
+                                  const RebuildChunk& chunk, size_t record, double chunk_s) {
+  const auto& [shares, copies] = chunk;
+  auto& sys = systems_[system];
+  const double t0 = sg4::Engine::get_clock();
+  auto still_lost = [&] {
+    for (size_t i = 0; i < drives.size(); ++i)
+      if (sys.generation[drives[i]] != generations[i])
+        return false; // lost again (a further failure): a later rebuild starts over
+    return true;
+  };
+  for (int c = 0; c < kChunks; ++c) {
+    // (The period's end read afresh: a run limit may end it early.)
+    if (!still_lost() || sg4::Engine::get_clock() >= metrics_->period_end_s)
+      return;
+    std::vector<sg4::IoPtr> ios;
+    Flows comms(platform_->routes);
+    for (const auto& x : shares)
+      ios.push_back(
+          x.disk->io_init(static_cast<sg_size_t>(x.bytes), x.write ? sg4::Io::OpType::WRITE : sg4::Io::OpType::READ)
+              ->set_priority(x.priority)
+              ->start());
+    for (const auto& copy : copies)
+      comms.add(copy.from, copy.to, static_cast<uint64_t>(copy.bytes), 1.0, copy.rate);
+    comms.start();
+    metrics_->activities += ios.size() + comms.size();
+    for (auto& io : ios)
+      io->wait();
+    comms.wait();
+    auto& rec = metrics_->storage[sys.storage].rebuilds[record];
+    for (const auto& x : shares)
+      (x.write ? rec.written_bytes : rec.read_bytes) += x.bytes;
+    sg4::this_actor::sleep_until(std::min(metrics_->period_end_s, t0 + (c + 1) * chunk_s));
+  }
+  if (!still_lost())
+    return;
+  metrics_->storage[sys.storage].rebuilds[record].end_s = sg4::Engine::get_clock();
+  for (int d : drives)
+    restore_data(sys, d);
+}
+
+void StorageFailures::start_rebuild(int system, std::vector<int> drives, const std::string& component, int index) {
+  auto& sys = systems_[system];
+  const auto& spec = sc_->storage[sys.storage];
+  const double capacity = spec.drive->capacity.value;
+  const double cap = spec.rebuild_bandwidth().value;
+  const RebuildChunk chunk = rebuild_chunk(sys, drives);
+  std::vector<int> generations;
+  for (int d : drives)
+    generations.push_back(sys.generation[d]);
   auto& list = metrics_->storage[sys.storage].rebuilds;
   list.push_back({sg4::Engine::get_clock(), std::numeric_limits<double>::infinity(), component, index,
                   static_cast<int>(drives.size()), 0.0, 0.0});
   const size_t record = list.size() - 1;
   const double chunk_s = capacity / cap / kChunks;
-  sg4::Actor::create(spec.name + "-rebuild", sg4::this_actor::get_host(), [=, this] {
-    auto& sys = systems_[system];
-    const double t0 = sg4::Engine::get_clock();
-    auto still_lost = [&] {
-      for (size_t i = 0; i < drives.size(); ++i)
-        if (sys.generation[drives[i]] != generations[i])
-          return false; // lost again (a further failure): a later rebuild starts over
-      return true;
-    };
-    for (int c = 0; c < kChunks; ++c) {
-      // (The period's end read afresh: a run limit may end it early.)
-      if (!still_lost() || sg4::Engine::get_clock() >= metrics_->period_end_s)
-        return;
-      std::vector<sg4::IoPtr> ios;
-      Flows comms(platform_->routes);
-      for (const auto& x : shares)
-        ios.push_back(
-            x.disk->io_init(static_cast<sg_size_t>(x.bytes), x.write ? sg4::Io::OpType::WRITE : sg4::Io::OpType::READ)
-                ->set_priority(x.priority)
-                ->start());
-      for (const auto& copy : copies)
-        comms.add(copy.from, copy.to, static_cast<uint64_t>(copy.bytes), 1.0, copy.rate);
-      comms.start();
-      metrics_->activities += ios.size() + comms.size();
-      for (auto& io : ios)
-        io->wait();
-      comms.wait();
-      auto& rec = metrics_->storage[sys.storage].rebuilds[record];
-      for (const auto& x : shares)
-        (x.write ? rec.written_bytes : rec.read_bytes) += x.bytes;
-      sg4::this_actor::sleep_until(std::min(metrics_->period_end_s, t0 + (c + 1) * chunk_s));
-    }
-    if (!still_lost())
-      return;
-    metrics_->storage[sys.storage].rebuilds[record].end_s = sg4::Engine::get_clock();
-    for (int d : drives)
-      restore_data(sys, d);
-  });
+  sg4::Actor::create(spec.name + "-rebuild", sg4::this_actor::get_host(),
+                     [=, this] { run_rebuild(system, drives, generations, chunk, record, chunk_s); });
 }
 
 } // namespace aisim::sim
