@@ -91,6 +91,19 @@ WorkloadHead read_head(ObjectReader& w, Json& wj, const std::string& wptr, const
   return h;
 }
 
+// The job as its head describes it: name, kind, group, GPUs, start and duration (every key of the head valid).
+TrainingJob job_of(const WorkloadHead& h) {
+  TrainingJob job;
+  job.name = *h.name;
+  job.kind = *h.kind;
+  job.node_group = *h.group;
+  job.gpus = static_cast<int>(*h.gpus);
+  job.start = Seconds(*h.start);
+  if (h.duration)
+    job.duration = Seconds(*h.duration);
+  return job;
+}
+
 // Names are checked once the workload's other keys are, so its errors come in the order of its keys.
 void record_name(const std::optional<std::string>& name, const std::string& wptr, std::vector<std::string>& names,
                  Diagnostics& diag) {
@@ -360,18 +373,11 @@ void parse_job(ObjectReader& w, const Json& wj, const std::string& wptr, const W
     return;
   if (!h.ng)
     return;
-  TrainingJob job;
-  job.name = *h.name;
-  job.kind = *h.kind;
-  job.node_group = *h.group;
-  job.gpus = static_cast<int>(*h.gpus);
+  TrainingJob job = job_of(h);
   job.step_time = Seconds(step ? *step : *step_flops / (*h.gpus * h.ng->gpu.peak_bf16.value * *mfu));
   job.global_batch = *batch;
   job.sample_size = Bytes(*sample);
   job.prefetch_batches = static_cast<int>(*prefetch);
-  job.start = Seconds(*h.start);
-  if (h.duration)
-    job.duration = Seconds(*h.duration);
   job.epochs = epochs ? *epochs : 0.0;
   job.restart_time = Seconds(restart ? *restart : 600.0);
   job.detection_time = Seconds(detection ? *detection : 0.0);
@@ -410,14 +416,7 @@ void parse_workloads(ObjectReader& top, Scenario& sc, const std::vector<std::str
     record_name(h.name, wptr, job_names, diag);
     if (!h.name || !h.group || !h.ng || !h.gpus || !h.start || !inference || !h.duration_ok)
       continue;
-    TrainingJob job;
-    job.name = *h.name;
-    job.kind = *h.kind;
-    job.node_group = *h.group;
-    job.gpus = static_cast<int>(*h.gpus);
-    job.start = Seconds(*h.start);
-    if (h.duration)
-      job.duration = Seconds(*h.duration);
+    TrainingJob job = job_of(h);
     job.inference = *inference;
     sc.jobs.push_back(job);
   }
