@@ -37,7 +37,8 @@ StorageFailures::RebuildChunk StorageFailures::rebuild_chunk(const System& sys, 
   // disk: a disk standing for n drives (fidelity "aggregate") takes the rebuild at priority x drives involved / n,
   // the share its drives' own I/Os would take against the jobs' at fidelity "full".
   RebuildChunk chunk;
-  auto& [shares, copies] = chunk;
+  auto& shares = chunk.shares;
+  auto& copies = chunk.copies;
   using DiskShare = RebuildChunk::DiskShare;
   using Copy = RebuildChunk::Copy;
   auto host_of = [&](int drive) { return sys.slots[drive / sys.drives_per_slot].host; };
@@ -80,7 +81,8 @@ StorageFailures::RebuildChunk StorageFailures::rebuild_chunk(const System& sys, 
 
 void StorageFailures::run_rebuild(int system, const std::vector<int>& drives, const std::vector<int>& generations,
                                   const RebuildChunk& chunk, size_t record, double chunk_s) {
-  const auto& [shares, copies] = chunk;
+  const auto& shares = chunk.shares;
+  const auto& copies = chunk.copies;
   auto& sys = systems_[system];
   const double t0 = sg4::Engine::get_clock();
   auto still_lost = [&] {
