@@ -147,16 +147,7 @@ SizeAnswer search_every_combination(const SweepPlan& plan, const SizeRequest& q,
   answer.found = best.has_value();
   if (!best) {
     // The nearest miss is what the refusal reports as the best reached (not the first combination's value).
-    std::optional<size_t> nearest;
-    for (size_t i = 0; i < answer.runs.size(); ++i) {
-      const auto& m = answer.runs[i].metrics;
-      if (!m.contains(q.target.metric))
-        continue;
-      const double v = m.at(q.target.metric), w = nearest ? answer.runs[*nearest].metrics.at(q.target.metric) : v;
-      if (!nearest || (q.target.at_least ? v > w : v < w))
-        nearest = i;
-    }
-    best = nearest;
+    best = nearest_miss(answer.runs, q.target);
     answer.message = "no combination meets the target";
   }
   answer.index = best.value_or(0);

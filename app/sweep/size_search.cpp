@@ -164,19 +164,25 @@ void choose(SizeAnswer& a, const RunsMade& runs, const SizeTarget& target, SizeG
     a.index = *best;
     return;
   }
-  // None meets: say how close the best run came.
-  std::optional<size_t> closest;
-  for (const auto& [i, r] : done) {
-    const auto m = value_of(done, i, target.metric);
-    if (m && (!closest || (target.at_least ? *m > *value_of(done, *closest, target.metric)
-                                           : *m < *value_of(done, *closest, target.metric))))
-      closest = i;
-  }
-  a.index = closest.value_or(0);
+  // None meets: say how close the best run came (a.runs is in value order, as `done` is).
+  a.index = nearest_miss(a.runs, target).value_or(0);
   a.message = "no value meets the target";
 }
 
 } // namespace
+
+std::optional<size_t> nearest_miss(const std::vector<SizeRun>& runs, const SizeTarget& target) {
+  const SizeRun* nearest = nullptr;
+  for (const auto& r : runs) {
+    const auto m = r.metrics.find(target.metric);
+    if (m == r.metrics.end())
+      continue;
+    const double best = nearest ? nearest->metrics.at(target.metric) : m->second;
+    if (!nearest || (target.at_least ? m->second > best : m->second < best))
+      nearest = &r;
+  }
+  return nearest ? std::optional<size_t>(nearest->index) : std::nullopt;
+}
 
 SizeAnswer size_search(size_t values, const SizeTarget& target, SizeGoal goal, size_t batch, const SizeBatch& run_batch,
                        bool search_if_not_monotone) {

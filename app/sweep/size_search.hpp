@@ -50,6 +50,11 @@ using SizeBatch = std::function<std::vector<SizeRun>(const std::vector<size_t>&)
 SizeAnswer size_search(size_t values, const SizeTarget& target, SizeGoal goal, size_t batch, const SizeBatch& run_batch,
                        bool search_if_not_monotone = true);
 
+// The run that came closest to the target (the highest metric for an at-least target, the lowest for an at-most
+// one; the first of equals), by its value index: what a search that found nothing reports as the best reached.
+// Nullopt when no run reported the metric.
+std::optional<size_t> nearest_miss(const std::vector<SizeRun>& runs, const SizeTarget& target);
+
 // Where more of the parameter stops helping: the smallest value whose metric is within a tenth of the whole change
 // seen (from the worst run to the best) of the best run's. Nullopt with fewer than 3 runs, no change, or a metric
 // that gets worse as the parameter grows (a load has no knee).

@@ -6,21 +6,17 @@
 #include "sim/results/results.hpp"
 
 #include "models/analytics/stats.hpp"
+#include "models/common/units.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 namespace aisim::app {
 
 namespace fs = std::filesystem;
 using models::Json;
 
-std::string format_value(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
+std::string format_value(double v) { return models::format_number("%.6g", v); }
 
 namespace {
 
@@ -58,9 +54,7 @@ Outcome compare(const Check& k, double v) {
   const double e = k.expected == 0 ? std::fabs(v) : std::fabs(v - k.expected) / std::fabs(k.expected);
   o.got = format_value(v);
   // Two decimals in percent: errors below 0.005% print as +0.00% rather than as floating-point noise.
-  char err[32];
-  std::snprintf(err, sizeof err, "%+.2f%%", 100.0 * (k.expected == 0 ? v : (v - k.expected) / std::fabs(k.expected)));
-  o.err = err;
+  o.err = models::format_number("%+.2f%%", 100.0 * (k.expected == 0 ? v : (v - k.expected) / std::fabs(k.expected)));
   o.pass = e <= k.tolerance;
   o.verdict = o.pass ? "pass" : "FAIL";
   return o;
